@@ -1,0 +1,218 @@
+package io.sluice.dstream;
+
+import io.sluice.dstream.internal.DerivedOperator;
+import io.sluice.dstream.internal.Operator;
+import io.sluice.dstream.internal.Rdds;
+import java.time.Duration;
+import java.util.List;
+import org.apache.spark.HashPartitioner;
+import org.apache.spark.Partitioner;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.Optional;
+import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.api.java.function.Function;
+import org.apache.spark.api.java.function.Function2;
+import org.apache.spark.storage.StorageLevel;
+import scala.Tuple2;
+
+/**
+ * A stream of key-value pairs, with the by-key operations of Spark Streaming's {@code JavaPairDStream}.
+ * Without an explicit partition count, shuffles use the SparkContext's default parallelism.
+ */
+public class PairDStream<K, V> extends DStream<Tuple2<K, V>> {
+    PairDStream(StreamingContext context, Operator<Tuple2<K, V>> operator) {
+        super(context, operator);
+    }
+
+    Partitioner defaultPartitioner() {
+        return new HashPartitioner(context.sparkContext().defaultParallelism());
+    }
+
+    // ---- covariant overrides of DStream's same-type operations ----------------------------------------
+
+    @Override
+    public PairDStream<K, V> filter(Function<Tuple2<K, V>, Boolean> f) {
+        return pairs(super.filter(f));
+    }
+
+    @Override
+    public PairDStream<K, V> repartition(int numPartitions) {
+        return pairs(super.repartition(numPartitions));
+    }
+
+    @Override
+    public PairDStream<K, V> union(DStream<Tuple2<K, V>> other) {
+        return pairs(super.union(other));
+    }
+
+    @Override
+    public PairDStream<K, V> cache() {
+        super.cache();
+        return this;
+    }
+
+    @Override
+    public PairDStream<K, V> persist() {
+        super.persist();
+        return this;
+    }
+
+    @Override
+    public PairDStream<K, V> persist(StorageLevel level) {
+        super.persist(level);
+        return this;
+    }
+
+    @Override
+    public PairDStream<K, V> checkpoint(Duration interval) {
+        super.checkpoint(interval);
+        return this;
+    }
+
+    @Override
+    public PairDStream<K, V> name(String name) {
+        super.name(name);
+        return this;
+    }
+
+    private PairDStream<K, V> pairs(DStream<Tuple2<K, V>> stream) {
+        return new PairDStream<>(context, stream.operator());
+    }
+
+    // ---- per-key values ---------------------------------------------------------------------------------
+
+    public <U> PairDStream<K, U> mapValues(Function<V, U> f) {
+        return byKey("mapValues", f, rdd -> rdd.mapValues(f));
+    }
+
+    public <U> PairDStream<K, U> flatMapValues(FlatMapFunction<V, U> f) {
+        return byKey("flatMapValues", f, rdd -> rdd.flatMapValues(f));
+    }
+
+    // ---- shuffles ---------------------------------------------------------------------------------------
+
+    public PairDStream<K, V> reduceByKey(Function2<V, V, V> f) {
+        return reduceByKey(f, defaultPartitioner());
+    }
+
+    public PairDStream<K, V> reduceByKey(Function2<V, V, V> f, int numPartitions) {
+        return reduceByKey(f, new HashPartitioner(numPartitions));
+    }
+
+    public PairDStream<K, V> reduceByKey(Function2<V, V, V> f, Partitioner partitioner) {
+        return byKey("reduceByKey", f, rdd -> rdd.reduceByKey(partitioner, f));
+    }
+
+    public PairDStream<K, Iterable<V>> groupByKey() {
+        return groupByKey(defaultPartitioner());
+    }
+
+    public PairDStream<K, Iterable<V>> groupByKey(int numPartitions) {
+        return groupByKey(new HashPartitioner(numPartitions));
+    }
+
+    public PairDStream<K, Iterable<V>> groupByKey(Partitioner partitioner) {
+        return byKey("groupByKey", null, rdd -> rdd.groupByKey(partitioner));
+    }
+
+    public <C> PairDStream<K, C> combineByKey(Function<V, C> createCombiner, Function2<C, V, C> mergeValue,
+            Function2<C, C, C> mergeCombiners, Partitioner partitioner) {
+        return combineByKey(createCombiner, mergeValue, mergeCombiners, partitioner, true);
+    }
+
+    public <C> PairDStream<K, C> combineByKey(Function<V, C> createCombiner, Function2<C, V, C> mergeValue,
+            Function2<C, C, C> mergeCombiners, Partitioner partitioner, boolean mapSideCombine) {
+        return new PairDStream<>(context, DerivedOperator.<Tuple2<K, V>, Tuple2<K, C>>of("combineByKey", operator(),
+                List.of(createCombiner, mergeValue, mergeCombiners), (rdd, time) -> Rdds.tuples(Rdds.pairs(rdd)
+                        .combineByKey(createCombiner, mergeValue, mergeCombiners, partitioner, mapSideCombine, null))));
+    }
+
+    // ---- joins ------------------------------------------------------------------------------------------
+
+    public <W> PairDStream<K, Tuple2<V, W>> join(PairDStream<K, W> other) {
+        return join(other, defaultPartitioner());
+    }
+
+    public <W> PairDStream<K, Tuple2<V, W>> join(PairDStream<K, W> other, int numPartitions) {
+        return join(other, new HashPartitioner(numPartitions));
+    }
+
+    public <W> PairDStream<K, Tuple2<V, W>> join(PairDStream<K, W> other, Partitioner partitioner) {
+        return joined("join", other, (a, b) -> a.join(b, partitioner));
+    }
+
+    public <W> PairDStream<K, Tuple2<V, Optional<W>>> leftOuterJoin(PairDStream<K, W> other) {
+        return leftOuterJoin(other, defaultPartitioner());
+    }
+
+    public <W> PairDStream<K, Tuple2<V, Optional<W>>> leftOuterJoin(PairDStream<K, W> other, int numPartitions) {
+        return leftOuterJoin(other, new HashPartitioner(numPartitions));
+    }
+
+    public <W> PairDStream<K, Tuple2<V, Optional<W>>> leftOuterJoin(PairDStream<K, W> other, Partitioner partitioner) {
+        return joined("leftOuterJoin", other, (a, b) -> a.leftOuterJoin(b, partitioner));
+    }
+
+    public <W> PairDStream<K, Tuple2<Optional<V>, W>> rightOuterJoin(PairDStream<K, W> other) {
+        return rightOuterJoin(other, defaultPartitioner());
+    }
+
+    public <W> PairDStream<K, Tuple2<Optional<V>, W>> rightOuterJoin(PairDStream<K, W> other, int numPartitions) {
+        return rightOuterJoin(other, new HashPartitioner(numPartitions));
+    }
+
+    public <W> PairDStream<K, Tuple2<Optional<V>, W>> rightOuterJoin(PairDStream<K, W> other, Partitioner partitioner) {
+        return joined("rightOuterJoin", other, (a, b) -> a.rightOuterJoin(b, partitioner));
+    }
+
+    public <W> PairDStream<K, Tuple2<Optional<V>, Optional<W>>> fullOuterJoin(PairDStream<K, W> other) {
+        return fullOuterJoin(other, defaultPartitioner());
+    }
+
+    public <W> PairDStream<K, Tuple2<Optional<V>, Optional<W>>> fullOuterJoin(PairDStream<K, W> other,
+            int numPartitions) {
+        return fullOuterJoin(other, new HashPartitioner(numPartitions));
+    }
+
+    public <W> PairDStream<K, Tuple2<Optional<V>, Optional<W>>> fullOuterJoin(PairDStream<K, W> other,
+            Partitioner partitioner) {
+        return joined("fullOuterJoin", other, (a, b) -> a.fullOuterJoin(b, partitioner));
+    }
+
+    public <W> PairDStream<K, Tuple2<Iterable<V>, Iterable<W>>> cogroup(PairDStream<K, W> other) {
+        return cogroup(other, defaultPartitioner());
+    }
+
+    public <W> PairDStream<K, Tuple2<Iterable<V>, Iterable<W>>> cogroup(PairDStream<K, W> other, int numPartitions) {
+        return cogroup(other, new HashPartitioner(numPartitions));
+    }
+
+    public <W> PairDStream<K, Tuple2<Iterable<V>, Iterable<W>>> cogroup(PairDStream<K, W> other,
+            Partitioner partitioner) {
+        return joined("cogroup", other, (a, b) -> a.cogroup(b, partitioner));
+    }
+
+    // ---- helpers ----------------------------------------------------------------------------------------
+
+    @FunctionalInterface
+    interface PairFunction<K, V, K2, V2> {
+        JavaPairRDD<K2, V2> apply(JavaPairRDD<K, V> rdd) throws Exception;
+    }
+
+    @FunctionalInterface
+    interface JoinFunction<K, V, W, R> {
+        JavaPairRDD<K, R> apply(JavaPairRDD<K, V> a, JavaPairRDD<K, W> b) throws Exception;
+    }
+
+    <U> PairDStream<K, U> byKey(String kind, Object userFunction, PairFunction<K, V, K, U> f) {
+        return new PairDStream<>(context, DerivedOperator.<Tuple2<K, V>, Tuple2<K, U>>of(kind, operator(),
+                userFunction, (rdd, time) -> Rdds.tuples(f.apply(Rdds.pairs(rdd)))));
+    }
+
+    <W, R> PairDStream<K, R> joined(String kind, PairDStream<K, W> other, JoinFunction<K, V, W, R> f) {
+        return new PairDStream<>(context, combine(kind, other, null,
+                (JavaRDD<Tuple2<K, V>> a, JavaRDD<Tuple2<K, W>> b, Time time) ->
+                        Rdds.tuples(f.apply(Rdds.pairs(a), Rdds.pairs(b)))));
+    }
+}

@@ -1,0 +1,356 @@
+package io.sluice.dstream;
+
+import io.sluice.dstream.internal.BatchScheduler;
+import io.sluice.dstream.internal.Durations;
+import io.sluice.dstream.internal.GeneratorInputOperator;
+import io.sluice.dstream.internal.InputOperator;
+import io.sluice.dstream.internal.ListenerBus;
+import io.sluice.dstream.internal.Operator;
+import io.sluice.dstream.internal.QueueInputOperator;
+import io.sluice.dstream.internal.DerivedOperator;
+import io.sluice.dstream.internal.StreamGraph;
+import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.rdd.SparkContexts;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+
+/**
+ * The entry point of a streaming application: creates input streams, runs batches every batch interval, and
+ * stops. Mirrors Spark Streaming's {@code JavaStreamingContext}; intervals are {@link Duration}s.
+ *
+ * <pre>{@code
+ * StreamingContext ssc = StreamingContext.builder().appName("words").batchInterval(Duration.ofSeconds(1)).build();
+ * ssc.socketTextStream("127.0.0.1", 9999).flatMap(...).mapToPair(...).reduceByKey(Integer::sum).print();
+ * ssc.start();
+ * ssc.awaitTermination();
+ * }</pre>
+ */
+public final class StreamingContext {
+    /** Output operations run at once (across batches); 1 runs batches strictly in order. */
+    public static final String CONCURRENT_JOBS = "sluice.concurrentJobs";
+    /** How long a graceful stop waits for received data to be processed; default 10 batch intervals. */
+    public static final String GRACEFUL_STOP_TIMEOUT = "sluice.gracefulStopTimeout";
+
+    private static final AtomicReference<StreamingContext> ACTIVE = new AtomicReference<>();
+
+    private final JavaSparkContext sc;
+    private final boolean ownsSparkContext;
+    private final Duration batchInterval;
+    private final Clock clock;
+    private final StreamGraph graph;
+    private final ListenerBus listeners;
+    private final Object lifecycle = new Object();
+    private volatile StreamingContextState state = StreamingContextState.INITIALIZED;
+    private volatile Throwable error;
+    private volatile String checkpointDirectory;
+    private BatchScheduler scheduler;
+
+    private StreamingContext(JavaSparkContext sc, boolean ownsSparkContext, Duration batchInterval, Clock clock) {
+        this.sc = sc;
+        this.ownsSparkContext = ownsSparkContext;
+        this.batchInterval = Durations.requirePositiveMillis(batchInterval, "the batch interval");
+        this.clock = clock;
+        this.graph = new StreamGraph(sc, batchInterval);
+        this.listeners = new ListenerBus(sc.appName());
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Adopts a running SparkContext (a notebook's, or the one spark-submit made); its settings stay as they are. */
+    public static StreamingContext create(JavaSparkContext sc, Duration batchInterval) {
+        return new StreamingContext(sc, false, batchInterval, Clock.system());
+    }
+
+    /** As {@link #create(JavaSparkContext, Duration)}, with the given clock (a {@link ManualClock} in tests). */
+    public static StreamingContext create(JavaSparkContext sc, Duration batchInterval, Clock clock) {
+        return new StreamingContext(sc, false, batchInterval, clock);
+    }
+
+    /** Builds a {@link StreamingContext} and, unless one is running, the SparkContext under it. */
+    public static final class Builder {
+        private final Map<String, String> conf = new LinkedHashMap<>();
+        private String master;
+        private String appName = "sluice";
+        private Duration batchInterval;
+        private Clock clock = Clock.system();
+
+        private Builder() {
+        }
+
+        /** Spark master URL; default {@code local[*]} unless spark-submit (or a spark.master property) set one. */
+        public Builder master(String master) {
+            this.master = master;
+            return this;
+        }
+
+        public Builder appName(String appName) {
+            this.appName = appName;
+            return this;
+        }
+
+        public Builder batchInterval(Duration batchInterval) {
+            this.batchInterval = batchInterval;
+            return this;
+        }
+
+        /** Any Spark or Sluice setting. */
+        public Builder conf(String key, String value) {
+            conf.put(key, value);
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        public StreamingContext build() {
+            if (batchInterval == null) {
+                throw new IllegalStateException("set the batch interval: StreamingContext.builder().batchInterval(...)");
+            }
+            SparkConf sparkConf = new SparkConf().setAppName(appName);
+            conf.forEach(sparkConf::set);
+            if (master != null) {
+                sparkConf.setMaster(master);
+            }
+            return new StreamingContext(SparkContexts.getOrCreate(sparkConf), true, batchInterval, clock);
+        }
+    }
+
+    // ---- input streams -------------------------------------------------------------------------------
+
+    /** Each batch takes one RDD from the queue; an empty queue gives an empty batch. */
+    public <T> DStream<T> queueStream(Queue<JavaRDD<T>> queue) {
+        return queueStream(queue, true);
+    }
+
+    public <T> DStream<T> queueStream(Queue<JavaRDD<T>> queue, boolean oneAtATime) {
+        return new DStream<>(this, new QueueInputOperator<>(graph, queue, oneAtATime, null));
+    }
+
+    /** As {@link #queueStream(Queue, boolean)}; an empty queue gives {@code defaultRDD}. */
+    public <T> DStream<T> queueStream(Queue<JavaRDD<T>> queue, boolean oneAtATime, JavaRDD<T> defaultRDD) {
+        return new DStream<>(this, new QueueInputOperator<>(graph, queue, oneAtATime, defaultRDD));
+    }
+
+    /**
+     * A replayable stream of words "w0".."w{keys-1}": the batch at a given time always holds the same
+     * {@code recordsPerBatch} records, spread over the default parallelism's partitions.
+     */
+    public DStream<String> generatorStream(long recordsPerBatch, int keys, long seed) {
+        return generatorStream(recordsPerBatch, keys, seed, sc.defaultParallelism());
+    }
+
+    public DStream<String> generatorStream(long recordsPerBatch, int keys, long seed, int partitions) {
+        return new DStream<>(this, new GeneratorInputOperator(graph, recordsPerBatch, keys, seed, partitions));
+    }
+
+    /** Registers a source implemented elsewhere in the engine (socket, file, receiver streams). */
+    <T> DStream<T> input(InputOperator<T> source) {
+        return new DStream<>(this, source);
+    }
+
+    @SafeVarargs
+    public final <T> DStream<T> union(DStream<T> first, DStream<T>... rest) {
+        List<DStream<T>> all = new ArrayList<>();
+        all.add(first);
+        all.addAll(List.of(rest));
+        return union(all);
+    }
+
+    public <T> DStream<T> union(List<DStream<T>> streams) {
+        if (streams.isEmpty()) {
+            throw new IllegalArgumentException("union needs at least one stream");
+        }
+        List<Operator<?>> parents = new ArrayList<>();
+        streams.forEach(s -> parents.add(s.operator()));
+        return new DStream<>(this, new DerivedOperator<T>("union", parents, List.of(), (rdds, time) -> {
+            @SuppressWarnings("unchecked")
+            JavaRDD<T>[] all = rdds.toArray(JavaRDD[]::new);
+            return sc.union(all);
+        }));
+    }
+
+    // ---- lifecycle -----------------------------------------------------------------------------------
+
+    /** Validates the whole graph, then starts generating batches; the first is at the next interval boundary. */
+    public void start() {
+        synchronized (lifecycle) {
+            if (state != StreamingContextState.INITIALIZED) {
+                throw new IllegalStateException("this StreamingContext is " + state
+                        + "; a context starts once: build a new one to start again");
+            }
+            List<String> problems = graph.validate();
+            if (!problems.isEmpty()) {
+                throw new IllegalStateException("Cannot start the streaming context:\n - "
+                        + String.join("\n - ", problems));
+            }
+            if (!ACTIVE.compareAndSet(null, this)) {
+                throw new IllegalStateException("another StreamingContext is already active in this JVM "
+                        + "(app '" + ACTIVE.get().sc.appName() + "'); stop it before starting a new one");
+            }
+            try {
+                Time first = new Time(clock.millis()).floor(batchInterval).plus(batchInterval);
+                graph.start(first.minus(batchInterval));
+                for (InputOperator<?> input : graph.inputs()) {
+                    input.start();
+                }
+                scheduler = new BatchScheduler(graph, clock, listeners, this::reportError, List.of(),
+                        concurrentJobs(), sc.appName());
+                scheduler.start(List.of(), first);
+                state = StreamingContextState.ACTIVE;
+                listeners.post(new StreamingListener.StreamingStarted(clock.millis()));
+            } catch (RuntimeException e) {
+                ACTIVE.compareAndSet(this, null);
+                state = StreamingContextState.STOPPED;
+                throw e;
+            }
+        }
+    }
+
+    /** Stops immediately, and the SparkContext too (as Spark Streaming's {@code stop()} does). */
+    public void stop() {
+        stop(true, false);
+    }
+
+    public void stop(boolean stopSparkContext) {
+        stop(stopSparkContext, false);
+    }
+
+    /**
+     * Stops the context. Gracefully: stop receiving, finish every batch already generated (up to {@value
+     * #GRACEFUL_STOP_TIMEOUT}), then stop; otherwise running jobs are cancelled.
+     */
+    public void stop(boolean stopSparkContext, boolean gracefully) {
+        synchronized (lifecycle) {
+            if (state == StreamingContextState.STOPPED) {
+                return;
+            }
+            if (state == StreamingContextState.ACTIVE) {
+                for (InputOperator<?> input : graph.inputs()) {
+                    input.stop(gracefully);
+                }
+                scheduler.stop(gracefully, gracefulStopTimeout());
+            }
+            listeners.stop();
+            state = StreamingContextState.STOPPED;
+            ACTIVE.compareAndSet(this, null);
+            lifecycle.notifyAll();
+        }
+        if (stopSparkContext) {
+            sc.stop();
+        }
+    }
+
+    /** Blocks until the context stops; throws if a batch failed (as Spark Streaming does). */
+    public void awaitTermination() throws InterruptedException {
+        awaitTerminationOrTimeout(null);
+    }
+
+    /** As {@link #awaitTermination()}, but gives up after {@code timeout}; returns whether it stopped. */
+    public boolean awaitTerminationOrTimeout(Duration timeout) throws InterruptedException {
+        long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
+        synchronized (lifecycle) {
+            while (state != StreamingContextState.STOPPED && error == null) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                lifecycle.wait(timeout == null ? 0 : Math.max(1, left / 1_000_000));
+            }
+        }
+        Throwable e = error;
+        if (e != null) {
+            throw new StreamingException(e.getMessage(), e);
+        }
+        return true;
+    }
+
+    private void reportError(Throwable e) {
+        synchronized (lifecycle) {
+            if (error == null) {
+                error = e;
+            }
+            lifecycle.notifyAll();
+        }
+    }
+
+    // ---- settings and accessors ----------------------------------------------------------------------
+
+    /**
+     * Where checkpoints go (a local path or any Hadoop file system URI). Without one, lineage is still cut
+     * periodically, with Spark's local checkpointing.
+     */
+    public void checkpoint(String directory) {
+        graph.ensureNotStarted("checkpoint(directory)");
+        sc.setCheckpointDir(directory);
+        checkpointDirectory = directory;
+    }
+
+    /** Keeps every stream's RDDs for at least {@code duration}, e.g. to query past batches with slice(). */
+    public void remember(Duration duration) {
+        graph.remember(duration);
+    }
+
+    public void addStreamingListener(StreamingListener listener) {
+        listeners.add(listener);
+    }
+
+    public void removeStreamingListener(StreamingListener listener) {
+        listeners.remove(listener);
+    }
+
+    public JavaSparkContext sparkContext() {
+        return sc;
+    }
+
+    public Duration batchInterval() {
+        return batchInterval;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    public StreamingContextState getState() {
+        return state;
+    }
+
+    /** The checkpoint directory, or null when none was set. */
+    public String checkpointDirectory() {
+        return checkpointDirectory;
+    }
+
+    /** Whether this context started the SparkContext itself (rather than adopting one). */
+    public boolean ownsSparkContext() {
+        return ownsSparkContext;
+    }
+
+    StreamGraph graph() {
+        return graph;
+    }
+
+    private int concurrentJobs() {
+        String v = sc.getConf().get(CONCURRENT_JOBS, sc.getConf().get("spark.streaming.concurrentJobs", "1"));
+        int n = Integer.parseInt(v.trim());
+        if (n < 1) {
+            throw new IllegalArgumentException(CONCURRENT_JOBS + " must be at least 1, was " + n);
+        }
+        return n;
+    }
+
+    private Duration gracefulStopTimeout() {
+        String v = sc.getConf().get(GRACEFUL_STOP_TIMEOUT, null);
+        return v == null ? batchInterval.multipliedBy(10) : Duration.ofMillis(sc.getConf().getTimeAsMs(GRACEFUL_STOP_TIMEOUT));
+    }
+}

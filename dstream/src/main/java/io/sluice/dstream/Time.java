@@ -1,0 +1,56 @@
+package io.sluice.dstream;
+
+import java.io.Serializable;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * A batch time: milliseconds since the epoch (or since the manual clock's zero). Immutable and ordered.
+ * Named and shaped like Spark Streaming's {@code Time}, so {@code foreachRDD((rdd, time) -> ...)} code moves
+ * over unchanged.
+ */
+public record Time(long milliseconds) implements Comparable<Time>, Serializable {
+    public static Time ofMillis(long milliseconds) {
+        return new Time(milliseconds);
+    }
+
+    public Time plus(Duration d) {
+        return new Time(milliseconds + d.toMillis());
+    }
+
+    public Time minus(Duration d) {
+        return new Time(milliseconds - d.toMillis());
+    }
+
+    public Duration minus(Time other) {
+        return Duration.ofMillis(milliseconds - other.milliseconds);
+    }
+
+    public boolean isAfter(Time other) {
+        return milliseconds > other.milliseconds;
+    }
+
+    public boolean isBefore(Time other) {
+        return milliseconds < other.milliseconds;
+    }
+
+    /** Whether this time lies on the grid of {@code interval}, counting from the epoch. */
+    public boolean isMultipleOf(Duration interval) {
+        return milliseconds % interval.toMillis() == 0;
+    }
+
+    /** The latest time on the grid of {@code interval} that is not after this one. */
+    public Time floor(Duration interval) {
+        return new Time(Math.floorDiv(milliseconds, interval.toMillis()) * interval.toMillis());
+    }
+
+    @Override
+    public int compareTo(Time other) {
+        return Long.compare(milliseconds, other.milliseconds);
+    }
+
+    @Override
+    public String toString() {
+        return milliseconds + " ms (" + Instant.ofEpochMilli(milliseconds) + ")";
+    }
+}

@@ -1,0 +1,306 @@
+package io.sluice.dstream.internal;
+
+import io.sluice.dstream.Clock;
+import io.sluice.dstream.Time;
+import io.sluice.dstream.scheduler.BatchInfo;
+import io.sluice.dstream.scheduler.OutputOperationInfo;
+import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.rdd.JobTags;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives batches. One event loop thread owns all scheduling state: timer ticks generate a batch's jobs,
+ * job starts and ends update it, and a finished batch is checkpointed and its old RDDs forgotten. Jobs run
+ * on a separate bounded pool (one thread by default, so batches and their output operations run in order).
+ */
+public final class BatchScheduler {
+    private static final Logger LOG = LoggerFactory.getLogger(BatchScheduler.class);
+
+    /** Called on the event loop thread around each batch; recovery implements it to record progress. */
+    public interface BatchObserver {
+        default void batchGenerated(Time time) {
+        }
+
+        default void batchCompleted(Time time) {
+        }
+    }
+
+    private sealed interface Event permits GenerateBatch, JobStarted, JobFinished, Shutdown {
+    }
+
+    private record GenerateBatch(Time time) implements Event {
+    }
+
+    private record JobStarted(Time time, int outputId, long at) implements Event {
+    }
+
+    private record JobFinished(Time time, int outputId, long at, Throwable error) implements Event {
+    }
+
+    private record Shutdown() implements Event {
+    }
+
+    private final StreamGraph graph;
+    private final Clock clock;
+    private final ListenerBus listeners;
+    private final Consumer<Throwable> errors;
+    private final List<BatchObserver> observers;
+    private final String name;
+    private final ExecutorService jobPool;
+    private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    private final Thread loop;
+    private final Map<Time, BatchRun> running = new HashMap<>(); // event loop thread only
+    private final AtomicInteger unfinished = new AtomicInteger(); // batches posted but not completed
+    private final Set<Time> inFlight = ConcurrentHashMap.newKeySet(); // batches whose jobs may be running
+    private BatchTimer timer;
+
+    public BatchScheduler(StreamGraph graph, Clock clock, ListenerBus listeners, Consumer<Throwable> errors,
+            List<BatchObserver> observers, int concurrentJobs, String name) {
+        this.graph = graph;
+        this.clock = clock;
+        this.listeners = listeners;
+        this.errors = errors;
+        this.observers = List.copyOf(observers);
+        this.name = name;
+        AtomicInteger threads = new AtomicInteger();
+        this.jobPool = Executors.newFixedThreadPool(concurrentJobs, r -> {
+            Thread t = new Thread(r, "sluice-job-" + name + "-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.loop = new Thread(this::runLoop, "sluice-batch-scheduler-" + name);
+        this.loop.setDaemon(true);
+    }
+
+    /**
+     * Starts the loop; {@code rerun} batches (from a recovered checkpoint) are generated first, then the timer
+     * fires from {@code firstTimerBatch} on.
+     */
+    public void start(List<Time> rerun, Time firstTimerBatch) {
+        loop.start();
+        for (Time t : rerun) {
+            post(new GenerateBatch(t));
+        }
+        timer = new BatchTimer(clock, graph.batchInterval(), firstTimerBatch, t -> post(new GenerateBatch(t)), name);
+        timer.start();
+    }
+
+    /**
+     * Stops generating batches. Gracefully: waits (up to {@code timeout}) for every generated batch to finish;
+     * otherwise cancels the running Spark jobs. Returns the last batch time the timer fired.
+     */
+    public Time stop(boolean gracefully, Duration timeout) {
+        Time last = timer == null ? null : timer.stop();
+        if (gracefully) {
+            awaitIdle(timeout);
+        } else {
+            jobPool.shutdownNow();
+            for (Time t : inFlight) {
+                graph.sparkContext().sc().cancelJobGroup(JobTags.groupOf(t.milliseconds()));
+            }
+        }
+        jobPool.shutdown();
+        events.add(new Shutdown());
+        try {
+            loop.join(timeout.toMillis() + 1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return last;
+    }
+
+    /** Blocks until every batch posted so far has completed, or {@code timeout} has passed. */
+    public boolean awaitIdle(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (unfinished) {
+            while (unfinished.get() > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    unfinished.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private void post(Event event) {
+        if (event instanceof GenerateBatch) {
+            unfinished.incrementAndGet();
+        }
+        events.add(event);
+    }
+
+    private void runLoop() {
+        while (true) {
+            Event event;
+            try {
+                event = events.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                if (event instanceof Shutdown) {
+                    return;
+                } else if (event instanceof GenerateBatch e) {
+                    generate(e.time());
+                } else if (event instanceof JobStarted e) {
+                    jobStarted(e);
+                } else if (event instanceof JobFinished e) {
+                    jobFinished(e);
+                }
+            } catch (RuntimeException | Error e) {
+                LOG.error("Batch scheduler failed handling {}", event, e);
+                errors.accept(e);
+            }
+        }
+    }
+
+    private void generate(Time time) {
+        long submitted = clock.millis();
+        List<Job> jobs;
+        try {
+            jobs = graph.generateJobs(time);
+        } catch (RuntimeException e) {
+            LOG.error("Could not generate the jobs of batch {}", time, e);
+            errors.accept(e);
+            BatchRun failed = new BatchRun(time, submitted, InputOperator.Report.NONE, List.of());
+            failed.outputs.put(-1, new OutputOperationInfo(time, -1, "generate", "generating the batch's jobs",
+                    submitted, submitted, String.valueOf(e.getMessage())));
+            listeners.post(new StreamingListener.BatchSubmitted(failed.info()));
+            complete(failed);
+            return;
+        }
+        BatchRun run = new BatchRun(time, submitted, graph.inputReport(time), jobs);
+        for (BatchObserver observer : observers) {
+            observer.batchGenerated(time);
+        }
+        listeners.post(new StreamingListener.BatchSubmitted(run.info()));
+        if (jobs.isEmpty()) {
+            complete(run);
+            return;
+        }
+        running.put(time, run);
+        inFlight.add(time);
+        for (Job job : jobs) {
+            jobPool.execute(() -> runJob(job));
+        }
+    }
+
+    private void runJob(Job job) {
+        int outputId = job.output().id();
+        post(new JobStarted(job.time(), outputId, clock.millis()));
+        Throwable error = null;
+        var sc = graph.sparkContext().sc();
+        try {
+            JobTags.tag(sc, job.time().milliseconds(), job.output().callSite());
+            job.body().run();
+        } catch (Throwable e) {
+            error = e;
+        } finally {
+            JobTags.clear(sc);
+        }
+        post(new JobFinished(job.time(), outputId, clock.millis(), error));
+    }
+
+    private void jobStarted(JobStarted e) {
+        BatchRun run = running.get(e.time());
+        if (run == null) {
+            return;
+        }
+        if (run.processingStart < 0) {
+            run.processingStart = e.at();
+            listeners.post(new StreamingListener.BatchStarted(run.info()));
+        }
+        OutputOperationInfo info = run.outputs.get(e.outputId());
+        OutputOperationInfo started = new OutputOperationInfo(info.batchTime(), info.id(), info.name(),
+                info.description(), e.at(), -1, null);
+        run.outputs.put(e.outputId(), started);
+        listeners.post(new StreamingListener.OutputOperationStarted(started));
+    }
+
+    private void jobFinished(JobFinished e) {
+        BatchRun run = running.get(e.time());
+        if (run == null) {
+            return;
+        }
+        OutputOperationInfo info = run.outputs.get(e.outputId());
+        String failure = e.error() == null ? null : String.valueOf(e.error().getMessage());
+        OutputOperationInfo done = new OutputOperationInfo(info.batchTime(), info.id(), info.name(),
+                info.description(), info.startTime(), e.at(), failure);
+        run.outputs.put(e.outputId(), done);
+        listeners.post(new StreamingListener.OutputOperationCompleted(done));
+        if (e.error() != null) {
+            LOG.error("Output operation {} of batch {} failed", info.description(), e.time(), e.error());
+            errors.accept(e.error());
+        }
+        run.remaining--;
+        if (run.remaining == 0) {
+            run.processingEnd = e.at();
+            running.remove(e.time());
+            complete(run);
+        }
+    }
+
+    private void complete(BatchRun run) {
+        inFlight.remove(run.time);
+        try {
+            for (BatchObserver observer : observers) {
+                observer.batchCompleted(run.time);
+            }
+            graph.clearOlderThanNeeded(run.time);
+        } finally {
+            listeners.post(new StreamingListener.BatchCompleted(run.info()));
+            synchronized (unfinished) {
+                unfinished.decrementAndGet();
+                unfinished.notifyAll();
+            }
+        }
+    }
+
+    /** A batch in flight; touched only by the event loop. */
+    private static final class BatchRun {
+        final Time time;
+        final long submitted;
+        final InputOperator.Report input;
+        final Map<Integer, OutputOperationInfo> outputs = new LinkedHashMap<>();
+        int remaining;
+        long processingStart = -1;
+        long processingEnd = -1;
+
+        BatchRun(Time time, long submitted, InputOperator.Report input, List<Job> jobs) {
+            this.time = time;
+            this.submitted = submitted;
+            this.input = input;
+            this.remaining = jobs.size();
+            for (Job job : jobs) {
+                OutputOperation<?> out = job.output();
+                outputs.put(out.id(), new OutputOperationInfo(time, out.id(), out.kind(), out.callSite(), -1, -1, null));
+            }
+        }
+
+        BatchInfo info() {
+            return new BatchInfo(time, input.records(), input.skipped(), submitted, processingStart, processingEnd,
+                    outputs);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.sluice.dstream.internal;
+
+import io.sluice.dstream.Time;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.stream.IntStream;
+import org.apache.spark.api.java.JavaRDD;
+
+/**
+ * A replayable source of words for samples and benchmarks: the batch at time t always holds the same
+ * records (see {@link WordRecords}), generated inside the tasks, so the driver does no per-record work and a
+ * recomputed or replayed batch is identical to the original.
+ */
+public final class GeneratorInputOperator extends InputOperator<String> {
+    private final long recordsPerBatch;
+    private final int keys;
+    private final long seed;
+    private final int partitions;
+
+    public GeneratorInputOperator(StreamGraph graph, long recordsPerBatch, int keys, long seed, int partitions) {
+        super(graph, "generatorStream", List.of());
+        if (recordsPerBatch < 0 || keys < 1 || partitions < 1) {
+            throw new IllegalArgumentException("generatorStream needs recordsPerBatch >= 0, keys >= 1 and "
+                    + "partitions >= 1; got " + recordsPerBatch + ", " + keys + ", " + partitions);
+        }
+        this.recordsPerBatch = recordsPerBatch;
+        this.keys = keys;
+        this.seed = seed;
+        this.partitions = partitions;
+    }
+
+    @Override
+    protected Optional<JavaRDD<String>> compute(Time time) {
+        long batch = Math.floorDiv(time.milliseconds(), slide().toMillis());
+        long perPartition = recordsPerBatch / partitions;
+        long remainder = recordsPerBatch % partitions;
+        int keyCount = keys;
+        long s = seed;
+        List<Integer> ids = new ArrayList<>();
+        IntStream.range(0, partitions).forEach(ids::add);
+        JavaRDD<String> rdd = graph().sparkContext().parallelize(ids, partitions).mapPartitionsWithIndex((p, it) -> {
+            long count = perPartition + (p < remainder ? 1 : 0);
+            return new Iterator<String>() {
+                private long i;
+
+                @Override
+                public boolean hasNext() {
+                    return i < count;
+                }
+
+                @Override
+                public String next() {
+                    if (i >= count) {
+                        throw new NoSuchElementException();
+                    }
+                    return WordRecords.word(batch, p, i++, keyCount, s);
+                }
+            };
+        }, true);
+        return Optional.of(rdd);
+    }
+
+    @Override
+    public Report report(Time time) {
+        return new Report(recordsPerBatch, 0);
+    }
+}

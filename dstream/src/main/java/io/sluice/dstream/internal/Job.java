@@ -1,0 +1,7 @@
+package io.sluice.dstream.internal;
+
+import io.sluice.dstream.Time;
+
+/** One output operation's work for one batch. */
+public record Job(Time time, OutputOperation<?> output, Runnable body) {
+}

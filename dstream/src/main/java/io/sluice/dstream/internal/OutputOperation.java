@@ -1,0 +1,66 @@
+package io.sluice.dstream.internal;
+
+import io.sluice.dstream.Time;
+import java.util.List;
+import java.util.Optional;
+import org.apache.spark.api.java.JavaRDD;
+
+/**
+ * An output operation (foreachRDD, print, saveAsTextFiles): at every batch its parent has an RDD for, it
+ * becomes one job. Output operations run in the order they were registered.
+ */
+public final class OutputOperation<T> {
+    /** What the job does with the batch's RDD; runs on a job thread of the driver. */
+    @FunctionalInterface
+    public interface Action<T> {
+        void run(JavaRDD<T> rdd, Time time) throws Exception;
+    }
+
+    private final Operator<T> parent;
+    private final String kind;
+    private final String callSite;
+    private final List<Object> userFunctions;
+    private final Action<T> action;
+    private final int id;
+
+    public OutputOperation(Operator<T> parent, String kind, List<?> userFunctions, Action<T> action) {
+        this.parent = parent;
+        this.kind = kind;
+        this.callSite = CallSite.of(kind);
+        this.userFunctions = List.copyOf(userFunctions);
+        this.action = action;
+        this.id = parent.graph().register(this);
+    }
+
+    Optional<Job> generateJob(Time time) {
+        return parent.getOrCompute(time).map(rdd -> new Job(time, this, () -> {
+            try {
+                action.run(rdd, time);
+            } catch (OperatorException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new OperatorException(callSite, time, e);
+            }
+        }));
+    }
+
+    public Operator<T> parent() {
+        return parent;
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public String kind() {
+        return kind;
+    }
+
+    public String callSite() {
+        return callSite;
+    }
+
+    List<Object> userFunctions() {
+        return userFunctions;
+    }
+}

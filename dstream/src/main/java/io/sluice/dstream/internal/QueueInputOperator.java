@@ -1,0 +1,48 @@
+package io.sluice.dstream.internal;
+
+import io.sluice.dstream.Time;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Queue;
+import org.apache.spark.api.java.JavaRDD;
+
+/**
+ * Each batch takes the next RDD of a queue (or all queued RDDs, unioned), as Spark Streaming's queueStream
+ * does; an empty queue gives the default RDD, or an empty one. Not replayable after a driver restart.
+ */
+public final class QueueInputOperator<T> extends InputOperator<T> {
+    private final Queue<JavaRDD<T>> queue;
+    private final boolean oneAtATime;
+    private final JavaRDD<T> defaultRdd;
+
+    public QueueInputOperator(StreamGraph graph, Queue<JavaRDD<T>> queue, boolean oneAtATime, JavaRDD<T> defaultRdd) {
+        super(graph, "queueStream", List.of());
+        this.queue = queue;
+        this.oneAtATime = oneAtATime;
+        this.defaultRdd = defaultRdd;
+    }
+
+    @Override
+    protected Optional<JavaRDD<T>> compute(Time time) {
+        List<JavaRDD<T>> taken = new ArrayList<>();
+        synchronized (queue) {
+            if (oneAtATime) {
+                JavaRDD<T> next = queue.poll();
+                if (next != null) {
+                    taken.add(next);
+                }
+            } else {
+                taken.addAll(queue);
+                queue.clear();
+            }
+        }
+        if (taken.size() == 1) {
+            return Optional.of(taken.get(0));
+        }
+        if (!taken.isEmpty()) {
+            return Optional.of(graph().sparkContext().union(taken.toArray(JavaRDD[]::new)));
+        }
+        return Optional.of(defaultRdd != null ? defaultRdd : graph().sparkContext().emptyRDD());
+    }
+}

@@ -1,0 +1,46 @@
+package io.sluice.rdd;
+
+import org.apache.spark.api.java.JavaRDDLike;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.storage.StorageLevel;
+
+/**
+ * Cuts an RDD's lineage: to the checkpoint directory when the SparkContext has one (survives executor and
+ * driver loss), else with Spark's local checkpointing (blocks on executors; survives nothing but keeps
+ * lineage short, so long-running streams never die of deep lineage).
+ *
+ * <p>The cut happens when the next job computes the RDD; the RDD is persisted first so that job does not
+ * compute it twice.
+ */
+public final class Lineage {
+    private Lineage() {
+    }
+
+    public static void cut(JavaRDDLike<?, ?> rdd) {
+        RDD<?> r = rdd.rdd();
+        if (r.context().getCheckpointDir().isDefined()) {
+            if (r.getStorageLevel().equals(StorageLevel.NONE())) {
+                r.persist(StorageLevel.MEMORY_ONLY_SER());
+            }
+            r.checkpoint();
+        } else {
+            r.localCheckpoint();
+        }
+    }
+
+    /** Whether the RDD will be or has been cut. */
+    public static boolean isCut(JavaRDDLike<?, ?> rdd) {
+        return rdd.rdd().isCheckpointed() || rdd.rdd().getCheckpointFile().isDefined()
+                || rdd.rdd().checkpointData().isDefined();
+    }
+
+    /** How many RDDs deep the lineage of {@code rdd} is, counting through every dependency. */
+    public static int depth(RDD<?> rdd) {
+        int deepest = 0;
+        scala.collection.Iterator<org.apache.spark.Dependency<?>> deps = rdd.dependencies().iterator();
+        while (deps.hasNext()) {
+            deepest = Math.max(deepest, depth(deps.next().rdd()));
+        }
+        return deepest + 1;
+    }
+}
