@@ -215,11 +215,11 @@ public class DStream<T> {
     // ---- output operations ------------------------------------------------------------------------------
 
     public void foreachRDD(VoidFunction<JavaRDD<T>> f) {
-        new OutputOperation<>(operator, "foreachRDD", List.of(f), (rdd, time) -> f.call(rdd));
+        new OutputOperation<>(operator, "foreachRDD", (rdd, time) -> f.call(rdd));
     }
 
     public void foreachRDD(VoidFunction2<JavaRDD<T>, Time> f) {
-        new OutputOperation<>(operator, "foreachRDD", List.of(f), f::call);
+        new OutputOperation<>(operator, "foreachRDD", f::call);
     }
 
     /** Prints the first ten elements of every batch. */
@@ -228,7 +228,7 @@ public class DStream<T> {
     }
 
     public void print(int num) {
-        new OutputOperation<>(operator, "print", List.of(), (rdd, time) -> {
+        new OutputOperation<>(operator, "print", (rdd, time) -> {
             List<T> first = rdd.take(num + 1);
             StringBuilder out = new StringBuilder();
             out.append("-------------------------------------------\n");
@@ -249,7 +249,7 @@ public class DStream<T> {
      * committed atomically: a re-run batch replaces its directory instead of adding to it.
      */
     public void saveAsTextFiles(String prefix, String suffix) {
-        new OutputOperation<>(operator, "saveAsTextFiles", List.of(),
+        new OutputOperation<>(operator, "saveAsTextFiles",
                 (rdd, time) -> TextFileSink.save(rdd, TextFileSink.batchPath(prefix, suffix, time)));
     }
 

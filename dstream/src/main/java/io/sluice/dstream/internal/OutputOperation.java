@@ -1,7 +1,6 @@
 package io.sluice.dstream.internal;
 
 import io.sluice.dstream.Time;
-import java.util.List;
 import java.util.Optional;
 import org.apache.spark.api.java.JavaRDD;
 
@@ -19,15 +18,13 @@ public final class OutputOperation<T> {
     private final Operator<T> parent;
     private final String kind;
     private final String callSite;
-    private final List<Object> userFunctions;
     private final Action<T> action;
     private final int id;
 
-    public OutputOperation(Operator<T> parent, String kind, List<?> userFunctions, Action<T> action) {
+    public OutputOperation(Operator<T> parent, String kind, Action<T> action) {
         this.parent = parent;
         this.kind = kind;
         this.callSite = CallSite.of(kind);
-        this.userFunctions = List.copyOf(userFunctions);
         this.action = action;
         this.id = parent.graph().register(this);
     }
@@ -58,9 +55,5 @@ public final class OutputOperation<T> {
 
     public String callSite() {
         return callSite;
-    }
-
-    List<Object> userFunctions() {
-        return userFunctions;
     }
 }

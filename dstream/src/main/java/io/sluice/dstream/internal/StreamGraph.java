@@ -81,12 +81,8 @@ public final class StreamGraph {
                         + " (make captured objects Serializable, or create them inside the function)"));
             }
         }
-        for (OutputOperation<?> out : outputs) {
-            for (Object fn : out.userFunctions()) {
-                Serialization.problemWith(fn).ifPresent(p -> problems.add(out.callSite()
-                        + ": its function " + fn.getClass().getName() + " cannot be serialized: " + p));
-            }
-        }
+        // Output functions (foreachRDD) run on the driver and are never serialized: no checkpoint holds them,
+        // so unlike Spark Streaming they may capture driver-only objects such as connection pools.
         return problems;
     }
 
