@@ -4,7 +4,7 @@ import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.OutputOperation;
 import io.sluice.dstream.internal.Rdds;
-import io.sluice.dstream.internal.TextFileSink;
+import io.sluice.dstream.internal.sink.TextFileSink;
 import io.sluice.rdd.DriverValuesRDD;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -211,6 +211,8 @@ public class DStream<T> {
     public java.util.Optional<JavaRDD<T>> compute(Time time) {
         return operator.getOrCompute(time);
     }
+
+    // ---- windows (see internal/window) --------------------------------------------------------------------
 
     // ---- output operations ------------------------------------------------------------------------------
 

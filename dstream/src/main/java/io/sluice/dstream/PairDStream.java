@@ -193,6 +193,10 @@ public class PairDStream<K, V> extends DStream<Tuple2<K, V>> {
         return joined("cogroup", other, (a, b) -> a.cogroup(b, partitioner));
     }
 
+    // ---- windows by key (see internal/window) -------------------------------------------------------------
+
+    // ---- state (see the state module and internal/state) --------------------------------------------------
+
     // ---- helpers ----------------------------------------------------------------------------------------
 
     @FunctionalInterface

@@ -1,12 +1,12 @@
 package io.sluice.dstream;
 
-import io.sluice.dstream.internal.BatchScheduler;
+import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.dstream.internal.Durations;
-import io.sluice.dstream.internal.GeneratorInputOperator;
+import io.sluice.dstream.internal.source.GeneratorInputOperator;
 import io.sluice.dstream.internal.InputOperator;
-import io.sluice.dstream.internal.ListenerBus;
+import io.sluice.dstream.internal.scheduler.ListenerBus;
 import io.sluice.dstream.internal.Operator;
-import io.sluice.dstream.internal.QueueInputOperator;
+import io.sluice.dstream.internal.source.QueueInputOperator;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.scheduler.StreamingListener;
@@ -155,6 +155,8 @@ public final class StreamingContext {
         return new DStream<>(this, new GeneratorInputOperator(graph, recordsPerBatch, keys, seed, partitions));
     }
 
+    // ---- sockets, files, receivers, rate-limited generator (see internal/source) ------------------------
+
     /** Registers a source implemented elsewhere in the engine (socket, file, receiver streams). */
     <T> DStream<T> input(InputOperator<T> source) {
         return new DStream<>(this, source);
@@ -180,6 +182,8 @@ public final class StreamingContext {
             return sc.union(all);
         }));
     }
+
+    // ---- recovery: getOrCreate (see internal/recovery and the recovery module) ------------------------
 
     // ---- lifecycle -----------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-package io.sluice.dstream.internal;
+package io.sluice.dstream.internal.source;
 
 /**
  * The deterministic records of the generator source and the benchmark: record {@code i} of partition

@@ -1,4 +1,4 @@
-package io.sluice.dstream.internal;
+package io.sluice.dstream.internal.sink;
 
 import io.sluice.dstream.Time;
 import java.io.IOException;

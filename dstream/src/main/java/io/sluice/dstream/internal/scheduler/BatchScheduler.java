@@ -1,5 +1,9 @@
-package io.sluice.dstream.internal;
+package io.sluice.dstream.internal.scheduler;
 
+import io.sluice.dstream.internal.StreamGraph;
+import io.sluice.dstream.internal.OutputOperation;
+import io.sluice.dstream.internal.Job;
+import io.sluice.dstream.internal.InputOperator;
 import io.sluice.dstream.Clock;
 import io.sluice.dstream.Time;
 import io.sluice.dstream.scheduler.BatchInfo;

@@ -1,4 +1,4 @@
-package io.sluice.dstream.internal;
+package io.sluice.dstream.internal.scheduler;
 
 import io.sluice.dstream.scheduler.StreamingListener;
 import java.util.List;

@@ -1,5 +1,7 @@
-package io.sluice.dstream.internal;
+package io.sluice.dstream.internal.source;
 
+import io.sluice.dstream.internal.StreamGraph;
+import io.sluice.dstream.internal.InputOperator;
 import io.sluice.dstream.Time;
 import java.util.ArrayList;
 import java.util.Iterator;
