@@ -1,5 +1,6 @@
 package io.sluice.dstream;
 
+import io.sluice.rdd.Time;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.Rdds;

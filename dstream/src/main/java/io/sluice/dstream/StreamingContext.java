@@ -1,5 +1,6 @@
 package io.sluice.dstream;
 
+import io.sluice.rdd.Time;
 import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.internal.source.GeneratorInputOperator;

@@ -1,6 +1,6 @@
 package io.sluice.dstream.internal;
 
-import io.sluice.dstream.Time;
+import io.sluice.rdd.Time;
 
 /** A failure while computing or running an operator at a batch: the message names both. */
 public final class OperatorException extends RuntimeException {

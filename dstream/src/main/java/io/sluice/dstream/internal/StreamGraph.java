@@ -1,6 +1,6 @@
 package io.sluice.dstream.internal;
 
-import io.sluice.dstream.Time;
+import io.sluice.rdd.Time;
 import io.sluice.rdd.Serialization;
 import java.time.Duration;
 import java.util.ArrayList;

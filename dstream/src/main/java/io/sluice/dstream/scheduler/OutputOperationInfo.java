@@ -1,6 +1,6 @@
 package io.sluice.dstream.scheduler;
 
-import io.sluice.dstream.Time;
+import io.sluice.rdd.Time;
 
 /**
  * One output operation's run within a batch.

@@ -1,6 +1,6 @@
 package io.sluice.dstream.testing;
 
-import io.sluice.dstream.Time;
+import io.sluice.rdd.Time;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

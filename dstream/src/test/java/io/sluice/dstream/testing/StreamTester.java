@@ -4,7 +4,7 @@ import io.sluice.dstream.DStream;
 import io.sluice.dstream.ManualClock;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.StreamingContextState;
-import io.sluice.dstream.Time;
+import io.sluice.rdd.Time;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
 import java.time.Duration;

@@ -5,7 +5,7 @@ import io.sluice.dstream.internal.OutputOperation;
 import io.sluice.dstream.internal.Job;
 import io.sluice.dstream.internal.InputOperator;
 import io.sluice.dstream.Clock;
-import io.sluice.dstream.Time;
+import io.sluice.rdd.Time;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.OutputOperationInfo;
 import io.sluice.dstream.scheduler.StreamingListener;

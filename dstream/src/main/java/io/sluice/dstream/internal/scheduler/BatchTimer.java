@@ -1,7 +1,7 @@
 package io.sluice.dstream.internal.scheduler;
 
 import io.sluice.dstream.Clock;
-import io.sluice.dstream.Time;
+import io.sluice.rdd.Time;
 import java.time.Duration;
 import java.util.function.Consumer;
 

@@ -1,6 +1,6 @@
 package io.sluice.dstream.internal.sink;
 
-import io.sluice.dstream.Time;
+import io.sluice.rdd.Time;
 import java.io.IOException;
 import java.util.UUID;
 import org.apache.hadoop.fs.FileSystem;

@@ -2,7 +2,7 @@ package io.sluice.dstream.internal.source;
 
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.InputOperator;
-import io.sluice.dstream.Time;
+import io.sluice.rdd.Time;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

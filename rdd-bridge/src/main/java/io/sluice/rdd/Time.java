@@ -1,11 +1,12 @@
-package io.sluice.dstream;
+package io.sluice.rdd;
 
 import java.io.Serializable;
 import java.time.Duration;
 import java.time.Instant;
 
 /**
- * A batch time: milliseconds since the epoch (or since the manual clock's zero). Immutable and ordered.
+ * A batch time: milliseconds since the epoch (or since the manual clock's zero). Immutable and ordered. It lives
+ * in the lowest module because every layer speaks of batch times (state timeouts, checkpoints, job tags).
  * Named and shaped like Spark Streaming's {@code Time}, so {@code foreachRDD((rdd, time) -> ...)} code moves
  * over unchanged.
  */
