@@ -6,11 +6,13 @@ import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.OutputOperation;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.internal.sink.TextFileSink;
+import io.sluice.rdd.Aggregations;
 import io.sluice.rdd.DriverValuesRDD;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import org.apache.spark.HashPartitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.function.FlatMapFunction;
@@ -133,7 +135,8 @@ public class DStream<T> {
 
     public PairDStream<T, Long> countByValue(int numPartitions) {
         return derivePairs("countByValue", null,
-                rdd -> rdd.mapToPair(x -> new Tuple2<>(x, 1L)).reduceByKey(Long::sum, numPartitions));
+                rdd -> Aggregations.reduceByKey(rdd.mapToPair(x -> new Tuple2<>(x, 1L)), Long::sum,
+                        new HashPartitioner(numPartitions)));
     }
 
     // ---- arbitrary RDD functions ------------------------------------------------------------------------

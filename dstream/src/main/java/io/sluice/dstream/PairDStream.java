@@ -4,6 +4,7 @@ import io.sluice.rdd.Time;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.Rdds;
+import io.sluice.rdd.Aggregations;
 import java.time.Duration;
 import java.util.List;
 import org.apache.spark.HashPartitioner;
@@ -102,7 +103,7 @@ public class PairDStream<K, V> extends DStream<Tuple2<K, V>> {
     }
 
     public PairDStream<K, V> reduceByKey(Function2<V, V, V> f, Partitioner partitioner) {
-        return byKey("reduceByKey", f, rdd -> rdd.reduceByKey(partitioner, f));
+        return byKey("reduceByKey", f, rdd -> Aggregations.reduceByKey(rdd, f, partitioner));
     }
 
     public PairDStream<K, Iterable<V>> groupByKey() {
@@ -125,8 +126,11 @@ public class PairDStream<K, V> extends DStream<Tuple2<K, V>> {
     public <C> PairDStream<K, C> combineByKey(Function<V, C> createCombiner, Function2<C, V, C> mergeValue,
             Function2<C, C, C> mergeCombiners, Partitioner partitioner, boolean mapSideCombine) {
         return new PairDStream<>(context, DerivedOperator.<Tuple2<K, V>, Tuple2<K, C>>of("combineByKey", operator(),
-                List.of(createCombiner, mergeValue, mergeCombiners), (rdd, time) -> Rdds.tuples(Rdds.pairs(rdd)
-                        .combineByKey(createCombiner, mergeValue, mergeCombiners, partitioner, mapSideCombine, null))));
+                List.of(createCombiner, mergeValue, mergeCombiners), (rdd, time) -> Rdds.tuples(mapSideCombine
+                        ? Aggregations.combineByKey(Rdds.pairs(rdd), createCombiner, mergeValue, mergeCombiners,
+                                partitioner)
+                        : Rdds.pairs(rdd).combineByKey(createCombiner, mergeValue, mergeCombiners, partitioner,
+                                false, null))));
     }
 
     // ---- joins ------------------------------------------------------------------------------------------

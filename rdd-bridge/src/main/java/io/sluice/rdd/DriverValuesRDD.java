@@ -49,6 +49,42 @@ public final class DriverValuesRDD<T> extends RDD<T> {
         return computed;
     }
 
+    // The values are already on the driver: answer the usual actions on them without running a job.
+
+    @Override
+    public Object collect() {
+        return toArray(values(), Integer.MAX_VALUE);
+    }
+
+    @Override
+    public Object take(int num) {
+        return toArray(values(), num);
+    }
+
+    @Override
+    public long count() {
+        return values().size();
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return values().isEmpty();
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<T> values() {
+        return ((ValuesPartition<T>) getPartitions()[0]).values;
+    }
+
+    private Object toArray(List<T> list, int limit) {
+        int n = Math.min(Math.max(limit, 0), list.size());
+        Object array = elementClassTag().newArray(n);
+        for (int i = 0; i < n; i++) {
+            java.lang.reflect.Array.set(array, i, list.get(i));
+        }
+        return array;
+    }
+
     @Override
     public scala.collection.Iterator<T> compute(Partition split, TaskContext context) {
         @SuppressWarnings("unchecked")

@@ -1,0 +1,33 @@
+package io.sluice.rdd;
+
+import org.apache.spark.Partitioner;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.function.Function;
+import org.apache.spark.api.java.function.Function2;
+
+/**
+ * By-key aggregations with the semantics of Spark's {@code combineByKey} family, shuffled without a sort:
+ * each map task pre-combines in a bounded hash table ({@link PartialAggregator}), the shuffle moves the
+ * partial combiners on Spark's bypass path, and the reduce side merges them in Spark's spillable map.
+ */
+public final class Aggregations {
+    private Aggregations() {
+    }
+
+    public static <K, V> JavaPairRDD<K, V> reduceByKey(JavaPairRDD<K, V> rdd, Function2<V, V, V> f,
+            Partitioner partitioner) {
+        return combineByKey(rdd, v -> v, f, f, partitioner);
+    }
+
+    public static <K, V, C> JavaPairRDD<K, C> combineByKey(JavaPairRDD<K, V> rdd, Function<V, C> createCombiner,
+            Function2<C, V, C> mergeValue, Function2<C, C, C> mergeCombiners, Partitioner partitioner) {
+        if (rdd.partitioner().isPresent() && rdd.partitioner().get().equals(partitioner)) {
+            // Already partitioned this way: Spark combines within each partition, no shuffle at all.
+            return rdd.combineByKey(createCombiner, mergeValue, mergeCombiners, partitioner);
+        }
+        int maxEntries = PartialAggregator.DEFAULT_MAX_ENTRIES;
+        JavaPairRDD<K, C> partial = rdd.mapPartitionsToPair(
+                records -> new PartialAggregator<>(records, createCombiner, mergeValue, maxEntries));
+        return partial.combineByKey(c -> c, mergeCombiners, mergeCombiners, partitioner, false, null);
+    }
+}
