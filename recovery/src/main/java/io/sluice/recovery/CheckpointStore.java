@@ -1,0 +1,199 @@
+package io.sluice.recovery;
+
+import io.sluice.rdd.Time;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The checkpoints of one application in one directory. Layout (relative to the directory):
+ *
+ * <pre>
+ * progress/checkpoint-&lt;batch ms&gt;                     one {@link CheckpointFormat} file per checkpointed batch
+ * state/&lt;operator id&gt;/&lt;batch ms&gt;-full/part-&lt;p&gt;      a partition's full state snapshot, written by executors
+ * state/&lt;operator id&gt;/&lt;batch ms&gt;-delta/part-&lt;p&gt;     the keys of a partition that changed since the last file
+ * </pre>
+ *
+ * Writing is atomic (temp file and rename) and keeps the newest {@code retained} checkpoints; older ones, and
+ * state files no kept checkpoint references, are deleted. Reading tries checkpoints newest first and skips,
+ * with a warning naming the file, any that is damaged, truncated, of a newer format, or that references a
+ * missing or truncated data file: the application never starts on partial state.
+ */
+public final class CheckpointStore {
+    private static final Logger LOG = LoggerFactory.getLogger(CheckpointStore.class);
+    public static final int DEFAULT_RETAINED = 10;
+    public static final String PROGRESS_DIR = "progress";
+    public static final String STATE_DIR = "state";
+    private static final String PREFIX = "checkpoint-";
+
+    private final CheckpointStorage storage;
+    private final int retained;
+
+    public CheckpointStore(CheckpointStorage storage, int retained) {
+        if (retained < 1) {
+            throw new IllegalArgumentException("at least one checkpoint must be retained, was " + retained);
+        }
+        this.storage = storage;
+        this.retained = retained;
+    }
+
+    public CheckpointStorage storage() {
+        return storage;
+    }
+
+    /** What reading found: the newest usable checkpoint (if any) and every newer file that was skipped. */
+    public record Recovered(Optional<Checkpoint> checkpoint, String file, List<UnusableCheckpointException> skipped) {
+    }
+
+    /** The path of a state file; executors write it, checkpoints reference it. */
+    public static String stateFilePath(String operatorId, Time time, boolean full, int partition) {
+        return STATE_DIR + "/" + CheckpointFormat.enc(operatorId) + "/" + time.milliseconds()
+                + (full ? "-full" : "-delta") + "/" + String.format("part-%05d", partition);
+    }
+
+    /** Writes the checkpoint of {@code checkpoint.batchTime()}, then deletes what no kept checkpoint needs. */
+    public void write(Checkpoint checkpoint) throws IOException {
+        storage.writeAtomically(fileOf(checkpoint.batchTime()), CheckpointFormat.encode(checkpoint));
+        retain(checkpoint.batchTime());
+    }
+
+    /**
+     * The newest usable checkpoint. Empty when the directory holds no checkpoint at all (a first start);
+     * throws when it holds checkpoints but none is usable, listing each and why.
+     */
+    public Recovered latest() throws IOException {
+        List<UnusableCheckpointException> skipped = new ArrayList<>();
+        for (String file : checkpointFiles()) {
+            try {
+                Checkpoint c = CheckpointFormat.decode(storage.read(file), storage.describe(file));
+                checkDataFiles(c, file);
+                for (UnusableCheckpointException e : skipped) {
+                    LOG.warn("Skipping {}; falling back to the older {}", e.getMessage(), storage.describe(file));
+                }
+                return new Recovered(Optional.of(c), storage.describe(file), List.copyOf(skipped));
+            } catch (UnusableCheckpointException e) {
+                skipped.add(e);
+            }
+        }
+        if (!skipped.isEmpty()) {
+            StringBuilder msg = new StringBuilder("No usable checkpoint in " + storage.describe("") + ":");
+            for (UnusableCheckpointException e : skipped) {
+                msg.append("\n - ").append(e.getMessage());
+            }
+            msg.append("\nRestore a good copy of the directory, or point the application at an empty directory "
+                    + "to start afresh (losing its state and progress).");
+            throw new IOException(msg.toString());
+        }
+        return new Recovered(Optional.empty(), null, List.of());
+    }
+
+    private void checkDataFiles(Checkpoint c, String file) throws IOException {
+        for (StateFile f : c.dataFiles()) {
+            OptionalLong length = storage.length(f.path());
+            if (length.isEmpty()) {
+                throw new UnusableCheckpointException(storage.describe(file), "its data file "
+                        + storage.describe(f.path()) + " is missing");
+            }
+            if (length.getAsLong() != f.length()) {
+                throw new UnusableCheckpointException(storage.describe(file), "its data file "
+                        + storage.describe(f.path()) + " has " + length.getAsLong() + " bytes, not the "
+                        + f.length() + " it was written with");
+            }
+        }
+    }
+
+    /** Checkpoint files, newest first. */
+    private List<String> checkpointFiles() throws IOException {
+        List<String> files = new ArrayList<>();
+        for (String path : storage.listFiles(PROGRESS_DIR)) {
+            if (timeOf(path) != null) {
+                files.add(path);
+            }
+        }
+        files.sort(Comparator.comparing(CheckpointStore::timeOf).reversed());
+        return files;
+    }
+
+    private void retain(Time newest) throws IOException {
+        List<String> files = checkpointFiles();
+        Set<String> referenced = new HashSet<>();
+        for (int i = 0; i < files.size(); i++) {
+            if (i >= retained) {
+                storage.delete(files.get(i));
+                continue;
+            }
+            try {
+                Checkpoint c = CheckpointFormat.decode(storage.read(files.get(i)), files.get(i));
+                c.dataFiles().forEach(f -> referenced.add(f.path()));
+            } catch (UnusableCheckpointException e) {
+                // unusable files reference nothing worth keeping; they age out like the others
+            }
+        }
+        for (String path : storage.listFiles(PROGRESS_DIR)) {
+            if (timeOf(path) == null && HadoopFiles.isTemp(name(path))) {
+                storage.delete(path); // a temp file a crash left before its rename
+            }
+        }
+        deleteUnreferencedState(referenced, newest);
+    }
+
+    /**
+     * Deletes state directories (one per operator, batch and kind) none of whose files a kept checkpoint
+     * references. Directories of batches after {@code newest} are being written right now: they stay.
+     */
+    private void deleteUnreferencedState(Set<String> referenced, Time newest) throws IOException {
+        Set<String> dirs = new HashSet<>();
+        Set<String> live = new HashSet<>();
+        for (String path : storage.listFiles(STATE_DIR)) {
+            int slash = path.lastIndexOf('/');
+            String dir = path.substring(0, slash);
+            dirs.add(dir);
+            if (referenced.contains(path)) {
+                live.add(dir);
+            }
+        }
+        for (String dir : dirs) {
+            Long time = stateDirTime(dir);
+            if (!live.contains(dir) && time != null && time <= newest.milliseconds()) {
+                storage.delete(dir);
+            }
+        }
+    }
+
+    private static Long stateDirTime(String dir) {
+        String last = name(dir);
+        int dash = last.indexOf('-');
+        try {
+            return dash < 0 ? null : Long.parseLong(last.substring(0, dash));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static String fileOf(Time time) {
+        return PROGRESS_DIR + "/" + PREFIX + time.milliseconds();
+    }
+
+    private static Long timeOf(String path) {
+        String n = name(path);
+        if (!n.startsWith(PREFIX)) {
+            return null;
+        }
+        try {
+            return Long.parseLong(n.substring(PREFIX.length()));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static String name(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
+    }
+}

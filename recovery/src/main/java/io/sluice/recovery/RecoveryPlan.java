@@ -1,0 +1,40 @@
+package io.sluice.recovery;
+
+import io.sluice.rdd.Time;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * What a restarted driver does before its timer takes over: which batches it runs again or for the first
+ * time, which it skips, and the first batch the timer generates. A plain function of the checkpoint and the
+ * clock, so it is tested without Spark.
+ *
+ * <p>Batches pending at the crash always run again (their outputs may be partly written; sinks are
+ * idempotent per batch time). Batches whose time passed while the driver was down are generated, oldest
+ * first, or, with {@code skipMissed}, skipped: they produce no output and contribute nothing to state.
+ */
+public record RecoveryPlan(List<Time> rerun, List<Time> skipped, Time firstTimerBatch) {
+    public RecoveryPlan {
+        rerun = List.copyOf(rerun);
+        skipped = List.copyOf(skipped);
+    }
+
+    public static RecoveryPlan of(Checkpoint checkpoint, Time now, boolean skipMissed) {
+        long interval = checkpoint.batchInterval().toMillis();
+        long zero = checkpoint.zeroTime().milliseconds();
+        TreeSet<Time> rerun = new TreeSet<>(checkpoint.pending());
+        List<Time> skipped = new ArrayList<>();
+        // The last batch time the timer would have fired by now, on the checkpoint's grid.
+        Time due = new Time(zero + Math.floorDiv(now.milliseconds() - zero, interval) * interval);
+        Time t = checkpoint.nextBatchTime();
+        for (; !t.isAfter(due); t = new Time(t.milliseconds() + interval)) {
+            if (skipMissed) {
+                skipped.add(t);
+            } else {
+                rerun.add(t);
+            }
+        }
+        return new RecoveryPlan(new ArrayList<>(rerun), skipped, t);
+    }
+}
