@@ -10,6 +10,7 @@ import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.source.QueueInputOperator;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.StreamGraph;
+import io.sluice.dstream.internal.recovery.Recovery;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.rdd.SparkContexts;
 import java.time.Duration;
@@ -20,6 +21,8 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.function.Function;
+import org.apache.spark.api.java.function.Function0;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -52,6 +55,8 @@ public final class StreamingContext {
     private volatile StreamingContextState state = StreamingContextState.INITIALIZED;
     private volatile Throwable error;
     private volatile String checkpointDirectory;
+    private volatile Recovery recovery;
+    private volatile io.sluice.dstream.internal.recovery.CheckpointWriter checkpointWriter;
     private BatchScheduler scheduler;
 
     private StreamingContext(JavaSparkContext sc, boolean ownsSparkContext, Duration batchInterval, Clock clock) {
@@ -186,6 +191,68 @@ public final class StreamingContext {
 
     // ---- recovery: getOrCreate (see internal/recovery and the recovery module) ------------------------
 
+    /** How many checkpoints the checkpoint directory keeps (older ones and their state files are deleted). */
+    public static final String RETAINED_CHECKPOINTS = "sluice.checkpoint.retained";
+    /** After a restart, skip the batches missed while the driver was down instead of generating them. */
+    public static final String SKIP_MISSED_BATCHES = "sluice.recovery.skipMissedBatches";
+    /** Start even if saved state or source positions match no operator of the new graph (dropping them). */
+    public static final String ALLOW_DROPPING_STATE = "sluice.recovery.allowDroppingState";
+
+    /**
+     * The context the application's {@code factory} builds, continuing from the newest usable checkpoint in
+     * {@code checkpointDirectory} if there is one. Unlike Spark Streaming, the factory runs on every start, so
+     * the application's code may change between runs: saved progress, source positions and state attach to
+     * the new graph's operators by their ids ({@code name("...")}, else their position in the graph). Starting
+     * fails, listing them, if saved state matches no operator (unless {@value #ALLOW_DROPPING_STATE} is set).
+     */
+    public static StreamingContext getOrCreate(String checkpointDirectory, Function0<StreamingContext> factory) {
+        StreamingContext context;
+        try {
+            context = factory.call();
+        } catch (Exception e) {
+            throw new IllegalStateException("the StreamingContext factory failed: " + e, e);
+        }
+        return context.continueFrom(checkpointDirectory);
+    }
+
+    /** As {@link #getOrCreate(String, Function0)}, on a running SparkContext that the factory builds on. */
+    public static StreamingContext getOrCreate(String checkpointDirectory, JavaSparkContext sc,
+            Function<JavaSparkContext, StreamingContext> factory) {
+        StreamingContext context;
+        try {
+            context = factory.call(sc);
+        } catch (Exception e) {
+            throw new IllegalStateException("the StreamingContext factory failed: " + e, e);
+        }
+        if (context.sc.sc() != sc.sc()) {
+            throw new IllegalStateException("the StreamingContext factory must build on the SparkContext it is given");
+        }
+        return context.continueFrom(checkpointDirectory);
+    }
+
+    private StreamingContext continueFrom(String directory) {
+        if (checkpointDirectory == null) {
+            checkpoint(directory);
+        } else if (!checkpointDirectory.equals(directory)) {
+            throw new IllegalStateException("the factory set the checkpoint directory " + checkpointDirectory
+                    + ", but getOrCreate was given " + directory + ": use one directory");
+        }
+        recovery = Recovery.open(directory, sc, recoverySettings(), true);
+        return this;
+    }
+
+    /** The batch whose checkpoint this context continues from, or empty when it started afresh. */
+    public java.util.Optional<Time> recoveredBatch() {
+        Recovery r = recovery;
+        return r == null ? java.util.Optional.empty() : r.recovered().map(c -> c.batchTime());
+    }
+
+    private Recovery.Settings recoverySettings() {
+        SparkConf conf = sc.getConf();
+        return new Recovery.Settings(conf.getInt(RETAINED_CHECKPOINTS, io.sluice.recovery.CheckpointStore.DEFAULT_RETAINED),
+                conf.getBoolean(SKIP_MISSED_BATCHES, false), conf.getBoolean(ALLOW_DROPPING_STATE, false));
+    }
+
     // ---- lifecycle -----------------------------------------------------------------------------------
 
     /** Validates the whole graph, then starts generating batches; the first is at the next interval boundary. */
@@ -206,13 +273,26 @@ public final class StreamingContext {
             }
             try {
                 Time first = new Time(clock.millis()).floor(batchInterval).plus(batchInterval);
-                graph.start(first.minus(batchInterval));
+                List<Time> rerun = List.of();
+                List<BatchScheduler.BatchObserver> observers = List.of();
+                if (checkpointDirectory != null) {
+                    if (recovery == null) { // checkpoint(dir) without getOrCreate: record progress, recover nothing
+                        recovery = Recovery.open(checkpointDirectory, sc, recoverySettings(), false);
+                    }
+                    Recovery.Start start = recovery.start(graph, new Time(clock.millis()), recoverySettings(), List.of());
+                    rerun = start.rerun();
+                    first = start.firstTimerBatch();
+                    checkpointWriter = start.writer();
+                    observers = List.of(checkpointWriter);
+                } else {
+                    graph.start(first.minus(batchInterval));
+                }
                 for (InputOperator<?> input : graph.inputs()) {
                     input.start();
                 }
-                scheduler = new BatchScheduler(graph, clock, listeners, this::reportError, List.of(),
+                scheduler = new BatchScheduler(graph, clock, listeners, this::reportError, observers,
                         concurrentJobs(), sc.appName());
-                scheduler.start(List.of(), first);
+                scheduler.start(rerun, first);
                 state = StreamingContextState.ACTIVE;
                 listeners.post(new StreamingListener.StreamingStarted(clock.millis()));
             } catch (RuntimeException e) {
@@ -246,6 +326,9 @@ public final class StreamingContext {
                     input.stop(gracefully);
                 }
                 scheduler.stop(gracefully, gracefulStopTimeout());
+                if (checkpointWriter != null) {
+                    checkpointWriter.close();
+                }
             }
             listeners.stop();
             state = StreamingContextState.STOPPED;

@@ -3,6 +3,8 @@ package io.sluice.dstream.internal;
 import io.sluice.rdd.Time;
 import java.time.Duration;
 import java.util.List;
+import java.util.NavigableMap;
+import java.util.Optional;
 
 /**
  * A source: an operator without parents that produces one RDD per batch interval. Sources that receive data
@@ -34,5 +36,32 @@ public abstract class InputOperator<T> extends Operator<T> {
     /** What this source reports for batch {@code time}; only asked after the batch's RDD was computed. */
     public Report report(Time time) {
         return Report.NONE;
+    }
+
+    // ---- recovery: positions saved in checkpoints -------------------------------------------------------
+
+    /**
+     * Whether a batch of this source, computed again after a driver restart, holds the same records: true
+     * for sources that replay by batch time or by a saved position. A restarted application continues
+     * exactly only if all its sources are replayable.
+     */
+    public boolean replayable() {
+        return false;
+    }
+
+    /**
+     * Where this source stands after batch {@code time} (offsets, a file list...), in its own text form, for
+     * the checkpoint; empty when it needs no position (it replays by batch time). Asked on the scheduler's
+     * thread for batches this source has computed and not yet forgotten.
+     */
+    public Optional<String> positionAfter(Time time) {
+        return Optional.empty();
+    }
+
+    /**
+     * Called once after a driver restart, before the first batch, with the positions the checkpoint saved
+     * (after its last completed batch, and after each batch that is run again), oldest first.
+     */
+    public void restorePositions(NavigableMap<Time, String> positions) {
     }
 }

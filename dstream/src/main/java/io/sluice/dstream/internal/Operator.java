@@ -85,7 +85,8 @@ public abstract class Operator<T> {
         if (existing != null) {
             return Optional.of(existing);
         }
-        Optional<JavaRDD<T>> computed = graph.withCallSite(callSite, () -> compute(time));
+        Optional<JavaRDD<T>> computed = graph.withCallSite(callSite, () -> graph.isSkipped(time)
+                && this instanceof InputOperator ? Optional.of(graph.sparkContext().<T>emptyRDD()) : compute(time));
         computed.ifPresent(rdd -> {
             rdd.setName(describe() + " @ " + time.milliseconds());
             if (!storageLevel.equals(StorageLevel.NONE()) && rdd.getStorageLevel().equals(StorageLevel.NONE())) {

@@ -4,10 +4,13 @@ import io.sluice.rdd.Time;
 import io.sluice.rdd.Serialization;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -23,6 +26,7 @@ public final class StreamGraph {
     private final List<InputOperator<?>> inputs = new CopyOnWriteArrayList<>();
     private final List<OutputOperation<?>> outputs = new CopyOnWriteArrayList<>();
     private final Map<String, Operator<?>> names = new HashMap<>();
+    private final Set<Time> skipped = ConcurrentHashMap.newKeySet();
     private volatile boolean started;
     private volatile Duration userRemember;
 
@@ -100,6 +104,19 @@ public final class StreamGraph {
                     : Durations.max(userRemember, out.parent().slide());
             out.parent().remember(r);
         }
+    }
+
+    /**
+     * Batches a restarted driver skips (missed while it was down, and the user chose to skip them): every
+     * source gives an empty RDD at these times, so they contribute nothing to state or windows.
+     */
+    public void skipBatches(Collection<Time> times) {
+        ensureNotStarted("skipping batches");
+        skipped.addAll(times);
+    }
+
+    public boolean isSkipped(Time time) {
+        return !skipped.isEmpty() && skipped.contains(time);
     }
 
     public boolean isStarted() {

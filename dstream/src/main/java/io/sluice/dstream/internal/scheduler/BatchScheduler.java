@@ -41,6 +41,10 @@ public final class BatchScheduler {
 
         default void batchCompleted(Time time) {
         }
+
+        /** Called before {@link #batchCompleted} when an output operation of the batch failed. */
+        default void batchFailed(Time time) {
+        }
     }
 
     private sealed interface Event permits GenerateBatch, JobStarted, JobFinished, Shutdown {
@@ -268,7 +272,11 @@ public final class BatchScheduler {
     private void complete(BatchRun run) {
         inFlight.remove(run.time);
         try {
+            boolean failed = run.outputs.values().stream().anyMatch(o -> o.failureReason() != null);
             for (BatchObserver observer : observers) {
+                if (failed) {
+                    observer.batchFailed(run.time);
+                }
                 observer.batchCompleted(run.time);
             }
             graph.clearOlderThanNeeded(run.time);

@@ -65,6 +65,12 @@ public final class GeneratorInputOperator extends InputOperator<String> {
         return Optional.of(rdd);
     }
 
+    /** The batch at time t is a function of t: it replays without any saved position. */
+    @Override
+    public boolean replayable() {
+        return true;
+    }
+
     @Override
     public Report report(Time time) {
         return new Report(recordsPerBatch, 0);

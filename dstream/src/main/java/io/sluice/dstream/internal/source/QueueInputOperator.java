@@ -11,7 +11,8 @@ import org.apache.spark.api.java.JavaRDD;
 
 /**
  * Each batch takes the next RDD of a queue (or all queued RDDs, unioned), as Spark Streaming's queueStream
- * does; an empty queue gives the default RDD, or an empty one. Not replayable after a driver restart.
+ * does; an empty queue gives the default RDD, or an empty one. Not replayable: the queue lives in the driver's
+ * memory, so after a driver restart the batches pending at the crash are empty and their records are lost.
  */
 public final class QueueInputOperator<T> extends InputOperator<T> {
     private final Queue<JavaRDD<T>> queue;

@@ -1,0 +1,140 @@
+package io.sluice.dstream.internal.recovery;
+
+import io.sluice.dstream.internal.InputOperator;
+import io.sluice.dstream.internal.Operator;
+import io.sluice.dstream.internal.StreamGraph;
+import io.sluice.dstream.internal.scheduler.BatchScheduler;
+import io.sluice.rdd.Time;
+import io.sluice.recovery.Checkpoint;
+import io.sluice.recovery.CheckpointStore;
+import io.sluice.recovery.StateCheckpoint;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records progress after every batch, strictly in batch order: the checkpoint of batch t is written only
+ * once t and every batch generated before it completed, so a checkpoint never claims a batch whose
+ * predecessor could still be lost (Spark Streaming's SPARK-12122 and SPARK-11740). A failed batch stops the
+ * progress where it is: it is run again after a restart.
+ *
+ * <p>It observes the scheduler on its event loop and only gathers what the checkpoint says there (cheap, in
+ * memory); the file is written by one background thread, in submission order, so the event loop never waits
+ * on the file system.
+ */
+public final class CheckpointWriter implements BatchScheduler.BatchObserver, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(CheckpointWriter.class);
+
+    private final CheckpointStore store;
+    private final StreamGraph graph;
+    private final List<StateCheckpoints> states;
+    private final Time zeroTime;
+    private final ExecutorService io;
+    // The fields below are touched on the scheduler's event loop only.
+    private final TreeSet<Time> generated = new TreeSet<>();
+    private final Set<Time> completed = new HashSet<>();
+    private final Set<Time> failed = new HashSet<>();
+    private Time lastGenerated;
+
+    /**
+     * @param lastCheckpointed the batch of the checkpoint this run recovered from, or null on a first start
+     */
+    public CheckpointWriter(CheckpointStore store, StreamGraph graph, List<StateCheckpoints> states, Time zeroTime,
+            Time lastCheckpointed) {
+        this.store = store;
+        this.graph = graph;
+        this.states = List.copyOf(states);
+        this.zeroTime = zeroTime;
+        this.lastGenerated = lastCheckpointed;
+        this.io = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "sluice-checkpoint-writer");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    @Override
+    public void batchGenerated(Time time) {
+        generated.add(time);
+        if (lastGenerated == null || time.isAfter(lastGenerated)) {
+            lastGenerated = time;
+        }
+    }
+
+    @Override
+    public void batchFailed(Time time) {
+        failed.add(time);
+    }
+
+    @Override
+    public void batchCompleted(Time time) {
+        if (!generated.contains(time) || failed.contains(time)) {
+            return; // a failed batch stays pending, and so does every batch after it
+        }
+        completed.add(time);
+        Time done = null;
+        while (!generated.isEmpty() && completed.remove(generated.first())) {
+            done = generated.pollFirst();
+        }
+        if (done != null) {
+            Checkpoint checkpoint = checkpointOf(done);
+            io.execute(() -> write(checkpoint));
+        }
+    }
+
+    private Checkpoint checkpointOf(Time done) {
+        List<Time> pending = new ArrayList<>(generated);
+        Map<String, String> operators = new LinkedHashMap<>();
+        for (Operator<?> op : graph.operators()) {
+            operators.put(op.stableId(), op.kind());
+        }
+        List<Checkpoint.SourcePosition> positions = new ArrayList<>();
+        for (InputOperator<?> input : graph.inputs()) {
+            List<Time> times = new ArrayList<>(pending);
+            times.add(0, done);
+            for (Time t : times) {
+                input.positionAfter(t).ifPresent(p -> positions.add(
+                        new Checkpoint.SourcePosition(input.stableId(), t, p)));
+            }
+        }
+        List<StateCheckpoint> stateFiles = new ArrayList<>();
+        for (StateCheckpoints state : states) {
+            state.latestAsOf(done).ifPresent(stateFiles::add);
+        }
+        return new Checkpoint(done, graph.batchInterval(), zeroTime, pending,
+                lastGenerated.plus(graph.batchInterval()), operators, positions, stateFiles);
+    }
+
+    private void write(Checkpoint checkpoint) {
+        try {
+            store.write(checkpoint);
+        } catch (Exception e) {
+            // Processing goes on; the next batch writes a newer checkpoint. A restart before that one
+            // succeeds runs the batches since the last good checkpoint again.
+            LOG.warn("Could not write the checkpoint of batch {}; the next batch will try again",
+                    checkpoint.batchTime(), e);
+        }
+    }
+
+    /** Waits for the checkpoints already submitted to be written. */
+    @Override
+    public void close() {
+        io.shutdown();
+        try {
+            if (!io.awaitTermination(1, TimeUnit.MINUTES)) {
+                LOG.warn("Checkpoint writes did not finish within a minute; the last ones may be missing");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

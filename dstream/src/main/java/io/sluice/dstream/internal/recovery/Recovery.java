@@ -1,0 +1,142 @@
+package io.sluice.dstream.internal.recovery;
+
+import io.sluice.dstream.internal.Durations;
+import io.sluice.dstream.internal.InputOperator;
+import io.sluice.dstream.internal.StreamGraph;
+import io.sluice.rdd.Time;
+import io.sluice.recovery.Checkpoint;
+import io.sluice.recovery.CheckpointStore;
+import io.sluice.recovery.HadoopCheckpointStorage;
+import io.sluice.recovery.RecoveryPlan;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A context's checkpoint directory: what it recovered from (if anything), and how the context starts on
+ * it. Recovery never loads code from the checkpoint: the application's factory rebuilt the graph, and the
+ * saved progress, source positions and state attach to its operators by stable id.
+ */
+public final class Recovery {
+    private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
+
+    /** What the context needs from its settings. */
+    public record Settings(int retainedCheckpoints, boolean skipMissedBatches, boolean allowDroppingState) {
+    }
+
+    /** How the scheduler starts: batches to run before the timer, the timer's first batch, the progress writer. */
+    public record Start(List<Time> rerun, Time firstTimerBatch, CheckpointWriter writer) {
+    }
+
+    private final String directory;
+    private final CheckpointStore store;
+    private final Checkpoint recovered;
+
+    private Recovery(String directory, CheckpointStore store, Checkpoint recovered) {
+        this.directory = directory;
+        this.store = store;
+        this.recovered = recovered;
+    }
+
+    /**
+     * Opens the checkpoint directory; with {@code recover}, reads its newest usable checkpoint (skipping bad
+     * ones with a warning, failing if there are checkpoints but none is usable).
+     */
+    public static Recovery open(String directory, JavaSparkContext sc, Settings settings, boolean recover) {
+        try {
+            CheckpointStore store = new CheckpointStore(
+                    new HadoopCheckpointStorage(directory, sc.hadoopConfiguration()), settings.retainedCheckpoints());
+            Checkpoint recovered = null;
+            if (recover) {
+                CheckpointStore.Recovered r = store.latest();
+                recovered = r.checkpoint().orElse(null);
+                if (recovered == null) {
+                    LOG.info("No checkpoint in {}: starting afresh", directory);
+                } else {
+                    LOG.info("Recovering from {}: batch {} completed, {} pending", r.file(), recovered.batchTime(),
+                            recovered.pending().size());
+                }
+            }
+            return new Recovery(directory, store, recovered);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the checkpoint directory " + directory + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    public Optional<Checkpoint> recovered() {
+        return Optional.ofNullable(recovered);
+    }
+
+    public CheckpointStore store() {
+        return store;
+    }
+
+    public String directory() {
+        return directory;
+    }
+
+    /**
+     * Starts {@code graph} (fixes its zero time) on the recovered progress, or afresh: checks the graph matches
+     * the checkpoint, restores source positions and state, and plans which batches run before the timer.
+     */
+    public Start start(StreamGraph graph, Time now, Settings settings, List<StateCheckpoints> states) {
+        if (recovered == null) {
+            Time zero = now.floor(graph.batchInterval());
+            graph.start(zero);
+            return new Start(List.of(), zero.plus(graph.batchInterval()),
+                    new CheckpointWriter(store, graph, states, zero, null));
+        }
+        if (!recovered.batchInterval().equals(graph.batchInterval())) {
+            throw new IllegalStateException("The checkpoint in " + directory + " was written with batch interval "
+                    + Durations.show(recovered.batchInterval()) + ", but the application now uses "
+                    + Durations.show(graph.batchInterval()) + ": use the same interval, or a new checkpoint directory");
+        }
+        List<String> mismatches = GraphMatch.mismatches(graph, recovered);
+        if (!mismatches.isEmpty()) {
+            if (!settings.allowDroppingState()) {
+                throw new IllegalStateException("The application's graph no longer matches the checkpoint in "
+                        + directory + ":\n - " + String.join("\n - ", mismatches) + "\nRestore the operators' "
+                        + "ids, or set " + "sluice.recovery.allowDroppingState=true to drop what they saved.");
+            }
+            mismatches.forEach(m -> LOG.warn("Dropping {} (sluice.recovery.allowDroppingState is set)", m));
+        }
+        RecoveryPlan plan = RecoveryPlan.of(recovered, now, settings.skipMissedBatches());
+        graph.skipBatches(plan.skipped());
+        graph.start(recovered.zeroTime());
+        restoreSources(graph, plan);
+        LOG.info("Recovered at batch {}: running {} batches again or late ({} skipped), then the timer from {}",
+                recovered.batchTime(), plan.rerun().size(), plan.skipped().size(), plan.firstTimerBatch());
+        return new Start(plan.rerun(), plan.firstTimerBatch(),
+                new CheckpointWriter(store, graph, states, recovered.zeroTime(), recovered.batchTime()));
+    }
+
+    private void restoreSources(StreamGraph graph, RecoveryPlan plan) {
+        List<String> lossy = new ArrayList<>();
+        for (InputOperator<?> input : graph.inputs()) {
+            NavigableMap<Time, String> positions = new TreeMap<>();
+            for (Checkpoint.SourcePosition p : recovered.sources()) {
+                if (p.operatorId().equals(input.stableId())) {
+                    positions.put(p.time(), p.position());
+                }
+            }
+            if (!positions.isEmpty()) {
+                input.restorePositions(positions);
+            }
+            if (!input.replayable()) {
+                lossy.add(input.describe());
+            }
+        }
+        if (!lossy.isEmpty() && !plan.rerun().isEmpty()) {
+            LOG.warn("Sources {} are not replayable: the {} batches run again after this restart hold none of "
+                    + "the records they held before the crash", lossy, plan.rerun().size());
+        }
+    }
+}
