@@ -1,20 +1,26 @@
 package io.sluice.dstream.testing;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.dstream.DStream;
 import io.sluice.dstream.ManualClock;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.StreamingContextState;
 import io.sluice.rdd.Time;
 import io.sluice.dstream.scheduler.BatchInfo;
+import io.sluice.dstream.scheduler.OutputOperationInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -22,6 +28,10 @@ import org.apache.spark.api.java.JavaSparkContext;
  * Runs a streaming pipeline batch by batch in a test: scripted input per batch in, collected output per batch
  * out. The context runs on the shared SparkContext with a {@link ManualClock}; {@link #runBatches} advances the
  * clock one interval at a time and waits for each batch to complete, so no test ever sleeps.
+ *
+ * <p>For table tests, {@link #expectBatches} / {@link #expectUnordered} (one input) and {@link
+ * #expectBatches2} / {@link #expectUnordered2} (two inputs: join, cogroup, transformWith, union) run a whole
+ * table: input per batch, expected output per batch, in one call.
  */
 public final class StreamTester implements AutoCloseable {
     public static final Duration INTERVAL = Duration.ofSeconds(1);
@@ -47,6 +57,50 @@ public final class StreamTester implements AutoCloseable {
             }
         });
     }
+
+    // ---- tables ------------------------------------------------------------------------------------------
+
+    /** Runs {@code pipeline} over {@code input} and asserts each batch's output in order. */
+    public static <I, O> void expectBatches(List<List<I>> input, Function<DStream<I>, DStream<O>> pipeline,
+            List<List<O>> expected) {
+        try (StreamTester t = new StreamTester()) {
+            Collected<O> out = t.collect(pipeline.apply(t.input(input)));
+            t.runBatches(expected.size());
+            out.assertBatches(expected);
+        }
+    }
+
+    /** As {@link #expectBatches}, each batch compared as a multiset (grouped values too). */
+    public static <I, O> void expectUnordered(List<List<I>> input, Function<DStream<I>, DStream<O>> pipeline,
+            List<? extends List<?>> expected) {
+        try (StreamTester t = new StreamTester()) {
+            Collected<O> out = t.collect(pipeline.apply(t.input(input)));
+            t.runBatches(expected.size());
+            out.assertUnordered(expected);
+        }
+    }
+
+    /** Two inputs, batch i of each feeding batch i; asserts each batch's output in order. */
+    public static <A, B, O> void expectBatches2(List<List<A>> first, List<List<B>> second,
+            BiFunction<DStream<A>, DStream<B>, DStream<O>> pipeline, List<List<O>> expected) {
+        try (StreamTester t = new StreamTester()) {
+            Collected<O> out = t.collect(pipeline.apply(t.input(first), t.input(second)));
+            t.runBatches(expected.size());
+            out.assertBatches(expected);
+        }
+    }
+
+    /** As {@link #expectBatches2}, each batch compared as a multiset (grouped values too). */
+    public static <A, B, O> void expectUnordered2(List<List<A>> first, List<List<B>> second,
+            BiFunction<DStream<A>, DStream<B>, DStream<O>> pipeline, List<? extends List<?>> expected) {
+        try (StreamTester t = new StreamTester()) {
+            Collected<O> out = t.collect(pipeline.apply(t.input(first), t.input(second)));
+            t.runBatches(expected.size());
+            out.assertUnordered(expected);
+        }
+    }
+
+    // ---- building and running ----------------------------------------------------------------------------
 
     public StreamingContext context() {
         return context;
@@ -95,6 +149,19 @@ public final class StreamTester implements AutoCloseable {
             next = next.plus(context.batchInterval());
         }
         return infos;
+    }
+
+    /** Runs one batch and asserts that it failed; returns its output operations' failure reasons. */
+    public List<String> runFailingBatch() {
+        BatchInfo info = runBatches(1).get(0);
+        List<String> reasons = failureReasons(info);
+        assertTrue(info.failed() && !reasons.isEmpty(), "batch " + info.batchTime() + " should have failed");
+        return reasons;
+    }
+
+    public static List<String> failureReasons(BatchInfo info) {
+        return info.outputOperationInfos().values().stream().map(OutputOperationInfo::failureReason)
+                .filter(Objects::nonNull).toList();
     }
 
     private BatchInfo awaitBatch(Time time) {

@@ -11,8 +11,9 @@ import org.apache.spark.api.java.JavaRDD;
 
 /**
  * Each batch takes the next RDD of a queue (or all queued RDDs, unioned), as Spark Streaming's queueStream
- * does; an empty queue gives the default RDD, or an empty one. Not replayable: the queue lives in the driver's
- * memory, so after a driver restart the batches pending at the crash are empty and their records are lost.
+ * does; an empty queue gives the default RDD, or an empty one with one partition. Not replayable: the queue
+ * lives in the driver's memory, so after a driver restart the batches pending at the crash are empty and their
+ * records are lost.
  */
 public final class QueueInputOperator<T> extends InputOperator<T> {
     private final Queue<JavaRDD<T>> queue;
@@ -46,6 +47,7 @@ public final class QueueInputOperator<T> extends InputOperator<T> {
         if (!taken.isEmpty()) {
             return Optional.of(graph().sparkContext().union(taken.toArray(JavaRDD[]::new)));
         }
-        return Optional.of(defaultRdd != null ? defaultRdd : graph().sparkContext().emptyRDD());
+        // As Spark Streaming: an empty batch is one empty partition (not zero), so mapPartitions and glom see it.
+        return Optional.of(defaultRdd != null ? defaultRdd : graph().sparkContext().parallelize(List.<T>of(), 1));
     }
 }
