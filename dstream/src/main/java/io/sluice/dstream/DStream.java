@@ -162,8 +162,13 @@ public class DStream<T> {
         return new DStream<>(context, combine("transformWith", other, f, f::call));
     }
 
-    public <K2, V2> DStream<Tuple2<K2, V2>> transformWith(PairDStream<K2, V2> other,
-            Function3<JavaRDD<T>, JavaPairRDD<K2, V2>, Time, JavaRDD<Tuple2<K2, V2>>> f) {
+    /**
+     * As {@link #transformWith(DStream, Function3)}, the other stream's RDD seen as pairs. Java cannot tell the
+     * two overloads apart for an implicitly typed lambda (a PairDStream is a DStream): declare the lambda's
+     * parameter types, e.g. {@code (JavaRDD<T> a, JavaPairRDD<K, V> b, Time t) -> ...}.
+     */
+    public <K2, V2, W> DStream<W> transformWith(PairDStream<K2, V2> other,
+            Function3<JavaRDD<T>, JavaPairRDD<K2, V2>, Time, JavaRDD<W>> f) {
         return new DStream<>(context, combine("transformWith", other, f,
                 (a, b, time) -> f.call(a, Rdds.pairs(b), time)));
     }

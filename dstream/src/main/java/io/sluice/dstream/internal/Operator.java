@@ -86,7 +86,8 @@ public abstract class Operator<T> {
             return Optional.of(existing);
         }
         Optional<JavaRDD<T>> computed = graph.withCallSite(callSite, () -> graph.isSkipped(time)
-                && this instanceof InputOperator ? Optional.of(graph.sparkContext().<T>emptyRDD()) : compute(time));
+                && this instanceof InputOperator ? Optional.of(graph.sparkContext().<T>emptyRDD())
+                : computeNamingFailures(time));
         computed.ifPresent(rdd -> {
             rdd.setName(describe() + " @ " + time.milliseconds());
             if (!storageLevel.equals(StorageLevel.NONE()) && rdd.getStorageLevel().equals(StorageLevel.NONE())) {
@@ -98,6 +99,17 @@ public abstract class Operator<T> {
             generated.put(time, rdd);
         });
         return computed;
+    }
+
+    /** Any failure (Spark's are often checked exceptions thrown from Scala) names this operator and the batch. */
+    private Optional<JavaRDD<T>> computeNamingFailures(Time time) {
+        try {
+            return compute(time);
+        } catch (OperatorException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new OperatorException(this, time, e);
+        }
     }
 
     private boolean isValidTime(Time time) {

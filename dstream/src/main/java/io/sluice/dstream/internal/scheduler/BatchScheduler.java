@@ -176,7 +176,7 @@ public final class BatchScheduler {
                 } else if (event instanceof JobFinished e) {
                     jobFinished(e);
                 }
-            } catch (RuntimeException | Error e) {
+            } catch (Throwable e) { // Scala code may throw checked exceptions; the loop must survive them
                 LOG.error("Batch scheduler failed handling {}", event, e);
                 errors.accept(e);
             }
@@ -188,7 +188,7 @@ public final class BatchScheduler {
         List<Job> jobs;
         try {
             jobs = graph.generateJobs(time);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // also Errors and checked exceptions Scala code throws: the batch must complete
             LOG.error("Could not generate the jobs of batch {}", time, e);
             errors.accept(e);
             BatchRun failed = new BatchRun(time, submitted, InputOperator.Report.NONE, List.of());

@@ -43,26 +43,32 @@ public final class GeneratorInputOperator extends InputOperator<String> {
         long s = seed;
         List<Integer> ids = new ArrayList<>();
         IntStream.range(0, partitions).forEach(ids::add);
-        JavaRDD<String> rdd = graph().sparkContext().parallelize(ids, partitions).mapPartitionsWithIndex((p, it) -> {
-            long count = perPartition + (p < remainder ? 1 : 0);
-            return new Iterator<String>() {
-                private long i;
-
-                @Override
-                public boolean hasNext() {
-                    return i < count;
-                }
-
-                @Override
-                public String next() {
-                    if (i >= count) {
-                        throw new NoSuchElementException();
-                    }
-                    return WordRecords.word(batch, p, i++, keyCount, s);
-                }
-            };
-        }, true);
+        JavaRDD<String> rdd = graph().sparkContext().parallelize(ids, partitions).mapPartitionsWithIndex(
+                (p, it) -> words(batch, p, perPartition + (p < remainder ? 1 : 0), keyCount, s), true);
         return Optional.of(rdd);
+    }
+
+    /**
+     * The records of one partition. Static on purpose: an anonymous class created in the task's lambda would
+     * capture this operator (javac 17 keeps the outer instance), and the operator does not serialize.
+     */
+    private static Iterator<String> words(long batch, int partition, long count, int keys, long seed) {
+        return new Iterator<String>() {
+            private long i;
+
+            @Override
+            public boolean hasNext() {
+                return i < count;
+            }
+
+            @Override
+            public String next() {
+                if (i >= count) {
+                    throw new NoSuchElementException();
+                }
+                return WordRecords.word(batch, partition, i++, keys, seed);
+            }
+        };
     }
 
     /** The batch at time t is a function of t: it replays without any saved position. */
