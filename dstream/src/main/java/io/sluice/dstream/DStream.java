@@ -7,6 +7,7 @@ import io.sluice.dstream.internal.OutputOperation;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.internal.sink.TextFileSink;
 import io.sluice.rdd.Aggregations;
+import io.sluice.dstream.internal.window.WindowOperator;
 import io.sluice.rdd.DriverValuesRDD;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -222,6 +223,56 @@ public class DStream<T> {
     }
 
     // ---- windows (see internal/window) --------------------------------------------------------------------
+
+    /** Each RDD holds every element of the batches in the last {@code window}, one RDD per batch. */
+    public DStream<T> window(Duration window) {
+        return window(window, slideDuration());
+    }
+
+    /**
+     * Each RDD holds every element of the batches in (t - window, t], one RDD every {@code slide}. Both must be
+     * multiples of this stream's slide (checked at start). Windows at the start hold the batches so far.
+     */
+    public DStream<T> window(Duration window, Duration slide) {
+        return new DStream<>(context, new WindowOperator<>(operator, window, slide));
+    }
+
+    /**
+     * The number of elements in each window, as a one-element RDD; computed incrementally (counts of the
+     * batches entering and leaving). As in Spark Streaming, windows before the first element are empty
+     * RDDs, and a window whose elements have all left counts 0.
+     */
+    public DStream<Long> countByWindow(Duration window, Duration slide) {
+        return map(x -> 1L).reduceByWindow(Long::sum, (a, b) -> a - b, window, slide);
+    }
+
+    /** Each window reduced to one element (an empty window gives an empty RDD): reduces every batch once. */
+    public DStream<T> reduceByWindow(Function2<T, T, T> f, Duration window, Duration slide) {
+        return reduce(f).window(window, slide).reduce(f);
+    }
+
+    /**
+     * Each window reduced to one element, incrementally: the previous window's value, {@code invF} the batches
+     * that left, {@code f} those that entered. Once a value exists it stays (possibly the "zero" of f), even
+     * when every element has left; before any element, windows are empty RDDs.
+     */
+    public DStream<T> reduceByWindow(Function2<T, T, T> f, Function2<T, T, T> invF, Duration window,
+            Duration slide) {
+        PairDStream<Integer, T> keyed = mapToPair(x -> new Tuple2<>(1, x));
+        return keyed.reduceByKeyAndWindow(f, invF, window, slide, 1, null).map(Tuple2::_2);
+    }
+
+    /** How often each distinct element occurs in each window; elements whose count drops to 0 disappear. */
+    public PairDStream<T, Long> countByValueAndWindow(Duration window, Duration slide) {
+        return countByValueAndWindow(window, slide, context.sparkContext().defaultParallelism());
+    }
+
+    public PairDStream<T, Long> countByValueAndWindow(Duration window, Duration slide, int numPartitions) {
+        PairDStream<T, Long> ones = mapToPair(x -> new Tuple2<>(x, 1L));
+        return ones.reduceByKeyAndWindow(Long::sum, (a, b) -> a - b, window, slide, numPartitions,
+                (Tuple2<T, Long> kv) -> kv._2() != 0L);
+    }
+
 
     // ---- output operations ------------------------------------------------------------------------------
 

@@ -5,6 +5,8 @@ import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.rdd.Aggregations;
+import io.sluice.dstream.internal.window.ReducedWindowOperator;
+import io.sluice.dstream.internal.window.WindowFunctions;
 import java.time.Duration;
 import java.util.List;
 import org.apache.spark.HashPartitioner;
@@ -199,6 +201,87 @@ public class PairDStream<K, V> extends DStream<Tuple2<K, V>> {
     }
 
     // ---- windows by key (see internal/window) -------------------------------------------------------------
+
+    @Override
+    public PairDStream<K, V> window(Duration window) {
+        return pairs(super.window(window));
+    }
+
+    @Override
+    public PairDStream<K, V> window(Duration window, Duration slide) {
+        return pairs(super.window(window, slide));
+    }
+
+    /** Each key's values in the last {@code window}, one RDD per batch. */
+    public PairDStream<K, Iterable<V>> groupByKeyAndWindow(Duration window) {
+        return groupByKeyAndWindow(window, slideDuration());
+    }
+
+    public PairDStream<K, Iterable<V>> groupByKeyAndWindow(Duration window, Duration slide) {
+        return groupByKeyAndWindow(window, slide, defaultPartitioner());
+    }
+
+    public PairDStream<K, Iterable<V>> groupByKeyAndWindow(Duration window, Duration slide, int numPartitions) {
+        return groupByKeyAndWindow(window, slide, new HashPartitioner(numPartitions));
+    }
+
+    /** Groups each batch once, windows the groups, then merges them per key without another shuffle. */
+    public PairDStream<K, Iterable<V>> groupByKeyAndWindow(Duration window, Duration slide, Partitioner partitioner) {
+        PairDStream<K, List<V>> merged = groupByKey(partitioner).window(window, slide).combineByKey(
+                WindowFunctions.<V>listOf(), WindowFunctions.<V>addAll(), WindowFunctions.<V>concat(), partitioner);
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        PairDStream<K, Iterable<V>> grouped = (PairDStream) merged;
+        return grouped;
+    }
+
+    /** Each key's values in the last {@code window} reduced with {@code f}, one RDD per batch. */
+    public PairDStream<K, V> reduceByKeyAndWindow(Function2<V, V, V> f, Duration window) {
+        return reduceByKeyAndWindow(f, window, slideDuration());
+    }
+
+    public PairDStream<K, V> reduceByKeyAndWindow(Function2<V, V, V> f, Duration window, Duration slide) {
+        return reduceByKeyAndWindow(f, window, slide, defaultPartitioner());
+    }
+
+    public PairDStream<K, V> reduceByKeyAndWindow(Function2<V, V, V> f, Duration window, Duration slide,
+            int numPartitions) {
+        return reduceByKeyAndWindow(f, window, slide, new HashPartitioner(numPartitions));
+    }
+
+    /**
+     * Reduces each batch by key once, windows the reduced batches, then reduces them per key (no second
+     * shuffle: they share the partitioner). Costs in proportion to the window's length; with an inverse
+     * function, the incremental overloads cost in proportion to what enters and leaves.
+     */
+    public PairDStream<K, V> reduceByKeyAndWindow(Function2<V, V, V> f, Duration window, Duration slide,
+            Partitioner partitioner) {
+        return reduceByKey(f, partitioner).window(window, slide).reduceByKey(f, partitioner);
+    }
+
+    /**
+     * Incremental: each window is the previous one with {@code invF} applied to the batches that left and
+     * {@code f} to those that entered. Keys stay in the window with their "zero" value once all their values
+     * have left; use the overloads with a filter function to drop them. Lineage is cut periodically (every
+     * slide multiple of at least 10 s unless {@link #checkpoint} says otherwise), with or without a checkpoint
+     * directory.
+     */
+    public PairDStream<K, V> reduceByKeyAndWindow(Function2<V, V, V> f, Function2<V, V, V> invF, Duration window,
+            Duration slide) {
+        return reduceByKeyAndWindow(f, invF, window, slide, defaultPartitioner(), null);
+    }
+
+    /** As the incremental form, keeping only the keys for which {@code filterFunc} is true (null keeps all). */
+    public PairDStream<K, V> reduceByKeyAndWindow(Function2<V, V, V> f, Function2<V, V, V> invF, Duration window,
+            Duration slide, int numPartitions, Function<Tuple2<K, V>, Boolean> filterFunc) {
+        return reduceByKeyAndWindow(f, invF, window, slide, new HashPartitioner(numPartitions), filterFunc);
+    }
+
+    public PairDStream<K, V> reduceByKeyAndWindow(Function2<V, V, V> f, Function2<V, V, V> invF, Duration window,
+            Duration slide, Partitioner partitioner, Function<Tuple2<K, V>, Boolean> filterFunc) {
+        return new PairDStream<>(context,
+                new ReducedWindowOperator<>(operator(), f, invF, filterFunc, window, slide, partitioner));
+    }
+
 
     // ---- state (see the state module and internal/state) --------------------------------------------------
 

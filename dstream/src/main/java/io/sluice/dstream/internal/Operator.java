@@ -34,6 +34,7 @@ public abstract class Operator<T> {
     private volatile Duration checkpointInterval;
     private volatile Duration rememberDuration;
     private volatile Time zeroTime;
+    private volatile JavaRDD<T> lineageAnchor; // newest forgotten cut RDD; see clearOlderThanNeeded
 
     protected Operator(StreamGraph graph, String kind, List<Operator<?>> parents, List<?> userFunctions) {
         this.graph = graph;
@@ -125,13 +126,18 @@ public abstract class Operator<T> {
         return interval != null && Durations.isMultiple(time.minus(zeroTime), interval);
     }
 
-    /** The RDDs generated for times in (from, to], oldest first, computing missing ones. */
+    /**
+     * The RDDs generated for times in (from, to], oldest first, computing missing ones oldest first (as Spark
+     * Streaming does: a queue source polled here hands out its RDDs in time order).
+     */
     public final List<JavaRDD<T>> slice(Time fromExclusive, Time toInclusive) {
-        List<JavaRDD<T>> result = new ArrayList<>();
-        Time t = toInclusive;
-        while (t.isAfter(fromExclusive)) {
-            getOrCompute(t).ifPresent(rdd -> result.add(0, rdd));
-            t = t.minus(slide());
+        List<Time> times = new ArrayList<>();
+        for (Time t = toInclusive; t.isAfter(fromExclusive); t = t.minus(slide())) {
+            times.add(0, t);
+        }
+        List<JavaRDD<T>> result = new ArrayList<>(times.size());
+        for (Time t : times) {
+            getOrCompute(t).ifPresent(result::add);
         }
         return result;
     }
@@ -163,19 +169,35 @@ public abstract class Operator<T> {
         }
     }
 
-    /** Forgets (and unpersists) the RDDs no batch after {@code time} can need. */
+    /**
+     * Forgets (and unpersists) the RDDs no batch after {@code time} can need. The newest forgotten RDD whose
+     * lineage was cut stays persisted until a newer cut RDD is forgotten: the oldest remembered RDDs may still
+     * descend from it, and a local checkpoint lives only in those persisted blocks.
+     */
     final void clearOlderThanNeeded(Time time) {
         Time oldest = time.minus(rememberDuration);
         Map<Time, JavaRDD<T>> old = generated.headMap(oldest, true);
-        for (JavaRDD<T> rdd : old.values()) {
-            if (!rdd.getStorageLevel().equals(StorageLevel.NONE())) {
-                rdd.unpersist(false);
+        for (JavaRDD<T> rdd : old.values()) { // oldest first
+            if (Lineage.isCut(rdd)) {
+                JavaRDD<T> previousAnchor = lineageAnchor;
+                lineageAnchor = rdd;
+                if (previousAnchor != null) {
+                    release(previousAnchor);
+                }
+            } else {
+                release(rdd);
             }
         }
         old.clear();
         forgetOlderThan(oldest);
         for (Operator<?> parent : parents) {
             parent.clearOlderThanNeeded(time);
+        }
+    }
+
+    private static void release(JavaRDD<?> rdd) {
+        if (!rdd.getStorageLevel().equals(StorageLevel.NONE())) {
+            rdd.unpersist(false);
         }
     }
 

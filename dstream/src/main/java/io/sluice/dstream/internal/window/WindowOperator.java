@@ -1,0 +1,65 @@
+package io.sluice.dstream.internal.window;
+
+import io.sluice.dstream.internal.Durations;
+import io.sluice.dstream.internal.Operator;
+import io.sluice.rdd.Time;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.storage.StorageLevel;
+
+/**
+ * A sliding window: its RDD at t is the union of its parent's RDDs in (t - window, t], produced every
+ * {@code slide}. Windows at the start hold only the batches that exist (the first output, at the first slide
+ * boundary, is a partial window). When every RDD in the window has the same partitioner (as after a
+ * reduceByKey), the union keeps it, so a following by-key operation needs no shuffle.
+ *
+ * <p>The parent's RDDs are each read by several windows, so the parent is persisted (serialized, as Spark
+ * Streaming does) unless the user chose a level, and remembered for this window's length longer.
+ */
+public final class WindowOperator<T> extends Operator<T> {
+    private final Operator<T> parent;
+    private final Duration window;
+    private final Duration slide;
+
+    public WindowOperator(Operator<T> parent, Duration window, Duration slide) {
+        super(parent.graph(), "window", List.of(parent), List.of());
+        this.parent = parent;
+        this.window = Durations.requirePositiveMillis(window, callSite() + ": the window duration");
+        this.slide = Durations.requirePositiveMillis(slide, callSite() + ": the slide duration");
+        if (parent.storageLevel().equals(StorageLevel.NONE())) {
+            parent.persist(StorageLevel.MEMORY_ONLY_SER());
+        }
+    }
+
+    @Override
+    public Duration slide() {
+        return slide;
+    }
+
+    public Duration window() {
+        return window;
+    }
+
+    @Override
+    protected Duration parentRememberDuration() {
+        return rememberDuration().plus(window);
+    }
+
+    @Override
+    protected List<String> validate(Duration batchInterval) {
+        return WindowChecks.problems(this, parent, window, slide, super.validate(batchInterval));
+    }
+
+    @Override
+    protected Optional<JavaRDD<T>> compute(Time time) {
+        List<JavaRDD<T>> rdds = parent.slice(time.minus(window), time);
+        if (rdds.isEmpty()) {
+            return Optional.of(graph().sparkContext().emptyRDD());
+        }
+        @SuppressWarnings("unchecked")
+        JavaRDD<T>[] all = rdds.toArray(JavaRDD[]::new);
+        return Optional.of(graph().sparkContext().union(all));
+    }
+}
