@@ -1,10 +1,8 @@
-package io.sluice.dstream.window;
+package io.sluice.dstream;
 
 import static io.sluice.dstream.testing.Collected.multisets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.dstream.DStream;
-import io.sluice.dstream.PairDStream;
 import io.sluice.dstream.testing.Collected;
 import io.sluice.dstream.testing.StreamTester;
 import java.time.Duration;

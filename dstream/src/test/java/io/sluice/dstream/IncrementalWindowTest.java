@@ -1,22 +1,20 @@
-package io.sluice.dstream.window;
+package io.sluice.dstream;
 
 import static io.sluice.dstream.testing.Collected.multisets;
-import static io.sluice.dstream.window.WindowOperationsTest.BIG_INPUT;
-import static io.sluice.dstream.window.WindowOperationsTest.BIG_REDUCE_OUTPUT;
-import static io.sluice.dstream.window.WindowOperationsTest.LARGER_SLIDE_INPUT;
-import static io.sluice.dstream.window.WindowOperationsTest.LARGER_SLIDE_OUTPUT;
-import static io.sluice.dstream.window.WindowOperationsTest.S1;
-import static io.sluice.dstream.window.WindowOperationsTest.S2;
-import static io.sluice.dstream.window.WindowOperationsTest.S3;
-import static io.sluice.dstream.window.WindowOperationsTest.S4;
-import static io.sluice.dstream.window.WindowOperationsTest.p;
-import static io.sluice.dstream.window.WindowOperationsTest.runPairs;
+import static io.sluice.dstream.WindowOperationsTest.BIG_INPUT;
+import static io.sluice.dstream.WindowOperationsTest.BIG_REDUCE_OUTPUT;
+import static io.sluice.dstream.WindowOperationsTest.LARGER_SLIDE_INPUT;
+import static io.sluice.dstream.WindowOperationsTest.LARGER_SLIDE_OUTPUT;
+import static io.sluice.dstream.WindowOperationsTest.S1;
+import static io.sluice.dstream.WindowOperationsTest.S2;
+import static io.sluice.dstream.WindowOperationsTest.S3;
+import static io.sluice.dstream.WindowOperationsTest.S4;
+import static io.sluice.dstream.WindowOperationsTest.p;
+import static io.sluice.dstream.WindowOperationsTest.runPairs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.dstream.DStream;
-import io.sluice.dstream.PairDStream;
 import io.sluice.dstream.testing.Collected;
 import io.sluice.dstream.testing.StreamTester;
 import java.time.Duration;

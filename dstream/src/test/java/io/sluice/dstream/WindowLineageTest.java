@@ -1,0 +1,170 @@
+package io.sluice.dstream;
+
+import static io.sluice.dstream.WindowOperationsTest.S1;
+import static io.sluice.dstream.WindowOperationsTest.S3;
+import static io.sluice.dstream.WindowOperationsTest.p;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.dstream.testing.StreamTester;
+import io.sluice.rdd.Lineage;
+import io.sluice.rdd.Time;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import scala.Option;
+import scala.Tuple2;
+
+/**
+ * Incremental windows cut their lineage on their own (every 10 batches of 1 s here, Spark Streaming's
+ * default), locally without a checkpoint directory and reliably with one, and never lose what lineage needs.
+ */
+class WindowLineageTest {
+    private static final int KEYS = 3;
+
+    /** Batch b holds (k{b mod 3}, b) and (k{(b+1) mod 3}, 1). */
+    static List<List<Tuple2<String, Integer>>> input(int batches) {
+        List<List<Tuple2<String, Integer>>> input = new ArrayList<>(batches);
+        for (int b = 0; b < batches; b++) {
+            input.add(List.of(p("k" + b % KEYS, b), p("k" + (b + 1) % KEYS, 1)));
+        }
+        return input;
+    }
+
+    /** The 3-batch window ending with batch {@code last} (0-based), every key ever seen included. */
+    static Map<String, Integer> expectedWindow(List<List<Tuple2<String, Integer>>> input, int last) {
+        Map<String, Integer> sums = new TreeMap<>();
+        for (int b = 0; b <= last; b++) {
+            for (Tuple2<String, Integer> kv : input.get(b)) {
+                sums.merge(kv._1(), b > last - 3 ? kv._2() : 0, Integer::sum);
+            }
+        }
+        return sums;
+    }
+
+    static Map<String, Integer> asMap(List<Tuple2<String, Integer>> records) {
+        Map<String, Integer> m = new TreeMap<>();
+        records.forEach(kv -> m.put(kv._1(), kv._2()));
+        return m;
+    }
+
+    @Test
+    void twoThousandBatchesWithoutACheckpointDirectoryKeepLineageShallow() {
+        int batches = 2000;
+        List<List<Tuple2<String, Integer>>> input = input(batches);
+        withoutCheckpointDirectory(() -> {
+            // One partition: each batch is one job of two one-task stages, so 2,000 of them stay quick.
+            try (StreamTester t = new StreamTester().partitions(1)) {
+                AtomicInteger deepest = new AtomicInteger();
+                Map<Integer, Map<String, Integer>> checked = new ConcurrentHashMap<>();
+                PairDStream<String, Integer> windows = t.input(input).mapToPair(kv -> kv)
+                        .reduceByKeyAndWindow(Integer::sum, (a, b) -> a - b, S3, S1, 1, null);
+                windows.foreachRDD((rdd, time) -> {
+                    List<Tuple2<String, Integer>> records = rdd.collect();
+                    int batch = (int) (time.milliseconds() / 1000) - 1;
+                    if (batch % 97 == 0 || batch == batches - 1) {
+                        checked.put(batch, asMap(records));
+                    }
+                    deepest.accumulateAndGet(Lineage.depth(rdd.rdd()), Math::max);
+                });
+                long start = System.nanoTime();
+                t.runBatches(batches);
+                long millis = (System.nanoTime() - start) / 1_000_000;
+                System.out.printf("WindowLineageTest: %d batches in %d ms (%.1f ms per batch), deepest lineage %d%n",
+                        batches, millis, millis / (double) batches, deepest.get());
+                for (Map.Entry<Integer, Map<String, Integer>> e : checked.entrySet()) {
+                    assertEquals(expectedWindow(input, e.getKey()), e.getValue(), "window at batch " + e.getKey());
+                }
+                assertTrue(checked.containsKey(batches - 1));
+                // 10 batches between cuts, plus the per-batch reduce and the input: never near 2,000.
+                assertTrue(deepest.get() <= 16, "lineage depth " + deepest.get());
+                // Memory stays flat: only the remembered window RDDs (2 x 10 s) are kept.
+                assertTrue(windowOperator(windows).rememberedCount() <= 21, "remembered " + windowOperator(windows).rememberedCount());
+            }
+        });
+    }
+
+    @Test
+    void rememberedWindowsSurviveLosingTheirBlocksAfterALocalCut() {
+        List<List<Tuple2<String, Integer>>> input = input(40);
+        withoutCheckpointDirectory(() -> {
+            try (StreamTester t = new StreamTester()) {
+                PairDStream<String, Integer> windows = t.input(input).mapToPair(kv -> kv)
+                        .reduceByKeyAndWindow(Integer::sum, (a, b) -> a - b, S3, S1);
+                windows.foreachRDD(rdd -> {
+                    rdd.count();
+                });
+                t.runBatches(40);
+                // Windows of 21..40 s are remembered; the cut at 20 s is forgotten, yet 21..29 s descend from it.
+                List<JavaRDD<Tuple2<String, Integer>>> remembered = new ArrayList<>();
+                for (int s = 21; s <= 29; s++) {
+                    JavaRDD<Tuple2<String, Integer>> rdd = windows.compute(Time.ofMillis(s * 1000L)).orElseThrow();
+                    assertFalse(Lineage.isCut(rdd), "window at " + s + " s");
+                    remembered.add(rdd);
+                }
+                for (JavaRDD<Tuple2<String, Integer>> rdd : remembered) {
+                    rdd.unpersist(true); // as if an executor had lost them
+                }
+                // Recomputing walks back to the cut at 20 s, whose blocks must still be there.
+                assertEquals(expectedWindow(input, 28), asMap(remembered.get(8).collect()));
+            }
+        });
+    }
+
+    @Test
+    void withACheckpointDirectoryCutsAreWrittenThere(@TempDir Path dir) throws Exception {
+        List<List<Tuple2<String, Integer>>> input = input(30);
+        try (StreamTester t = new StreamTester()) {
+            JavaSparkContext sc = t.sparkContext();
+            Option<String> before = sc.sc().checkpointDir();
+            try {
+                t.context().checkpoint(dir.toString());
+                AtomicInteger deepest = new AtomicInteger();
+                List<Map<String, Integer>> out = new ArrayList<>();
+                t.input(input).mapToPair(kv -> kv).reduceByKeyAndWindow(Integer::sum, (a, b) -> a - b, S3, S1)
+                        .foreachRDD(rdd -> {
+                            out.add(asMap(rdd.collect()));
+                            deepest.accumulateAndGet(Lineage.depth(rdd.rdd()), Math::max);
+                        });
+                t.runBatches(30);
+                assertEquals(expectedWindow(input, 29), out.get(29));
+                assertTrue(deepest.get() <= 16, "lineage depth " + deepest.get());
+                try (var files = Files.walk(dir)) {
+                    assertTrue(files.anyMatch(f -> f.getFileName().toString().startsWith("rdd-")),
+                            "reliable checkpoints written under " + dir);
+                }
+            } finally {
+                sc.sc().checkpointDir_$eq(before);
+            }
+        }
+    }
+
+    private static io.sluice.dstream.internal.Operator<?> windowOperator(PairDStream<?, ?> stream) {
+        return stream.operator();
+    }
+
+    /**
+     * The shared SparkContext may have a checkpoint directory from another test class; local checkpointing is
+     * what a context without one uses, so hide it for the run (a test-only reach into Spark's field).
+     */
+    static void withoutCheckpointDirectory(Runnable body) {
+        var sc = io.sluice.dstream.testing.SharedSpark.context().sc();
+        Option<String> before = sc.checkpointDir();
+        sc.checkpointDir_$eq(Option.empty());
+        try {
+            body.run();
+        } finally {
+            sc.checkpointDir_$eq(before);
+        }
+    }
+}
