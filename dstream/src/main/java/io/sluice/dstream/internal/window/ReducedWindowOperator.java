@@ -4,6 +4,7 @@ import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.Rdds;
+import io.sluice.rdd.Aggregations;
 import io.sluice.rdd.Time;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,7 +58,7 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
     private static <K, V> Operator<Tuple2<K, V>> reducedPerBatch(Operator<Tuple2<K, V>> source,
             Function2<V, V, V> reduce, Partitioner partitioner) {
         DerivedOperator<Tuple2<K, V>> reduced = DerivedOperator.of("reduceByKey (batches of reduceByKeyAndWindow)",
-                source, reduce, (rdd, time) -> Rdds.tuples(Rdds.pairs(rdd).reduceByKey(partitioner, reduce)));
+                source, reduce, (rdd, time) -> Rdds.tuples(Aggregations.reduceByKey(Rdds.pairs(rdd), reduce, partitioner)));
         // Read again when the batch leaves the window: keep it, deserialized (no decoding on the hot path).
         reduced.persist(StorageLevel.MEMORY_ONLY());
         return reduced;
@@ -89,13 +90,23 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
 
     @Override
     protected Optional<JavaRDD<Tuple2<K, V>>> compute(Time time) {
-        // Batches in the previous window but not this one leave; batches in this window but not the previous
-        // one enter. (Also right when the window is shorter than the slide: then the windows do not overlap.)
         Time previous = time.minus(slide);
         Time windowStart = time.minus(window); // exclusive
-        List<JavaRDD<Tuple2<K, V>>> leaving = perBatch.slice(previous.minus(window), earlier(windowStart, previous));
-        List<JavaRDD<Tuple2<K, V>>> entering = perBatch.slice(later(windowStart, previous), time);
-        Optional<JavaRDD<Tuple2<K, V>>> previousWindow = getOrCompute(previous);
+        // The previous window is remembered in the normal course of batches. Where it is not (the first
+        // window, after a driver restart, or a past time asked for by slice), this window is computed from
+        // all of its batches rather than by recursing through every earlier window back to the start.
+        Optional<JavaRDD<Tuple2<K, V>>> previousWindow = remembered(previous);
+        List<JavaRDD<Tuple2<K, V>>> leaving;
+        List<JavaRDD<Tuple2<K, V>>> entering;
+        if (previousWindow.isPresent()) {
+            // Batches in the previous window but not this one leave; those in this one but not the previous
+            // enter. (Also right for a window shorter than its slide: then the windows do not overlap.)
+            leaving = perBatch.slice(previous.minus(window), earlier(windowStart, previous));
+            entering = perBatch.slice(later(windowStart, previous), time);
+        } else {
+            leaving = List.of();
+            entering = perBatch.slice(windowStart, time);
+        }
 
         int partitions = partitioner.numPartitions();
         RDD<Tuple2<K, V>> in = unionOrEmpty(entering, partitions);
