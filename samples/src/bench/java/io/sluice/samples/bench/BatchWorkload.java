@@ -1,0 +1,32 @@
+package io.sluice.samples.bench;
+
+import io.sluice.dstream.DStream;
+import org.apache.spark.streaming.api.java.JavaDStream;
+
+/**
+ * A workload that is a pipeline over the standard input (a queue of pre-built RDDs, see {@link BenchRecords}),
+ * measured by {@link StandardRun}: median processing time of the counted batches, from each side's listener.
+ * The two pipeline methods must be literally the same pipeline, ending in the same cheap output operation;
+ * record each batch's output with {@link BenchOutput#record} so the benchmark can check both sides agree.
+ */
+public interface BatchWorkload extends Workload {
+    long recordsPerBatch();
+
+    int keys();
+
+    /** Whether both sides get a checkpoint directory (Spark Streaming requires one for state). */
+    default boolean needsCheckpointDirectory() {
+        return false;
+    }
+
+    /** Builds the pipeline on Sluice, up to and including its output operation. */
+    void sluice(DStream<String> input);
+
+    /** Builds the same pipeline on Spark Streaming. */
+    void sparkStreaming(JavaDStream<String> input);
+
+    @Override
+    default Measurement run(Side side, BenchSettings settings) throws Exception {
+        return StandardRun.run(this, side, settings);
+    }
+}

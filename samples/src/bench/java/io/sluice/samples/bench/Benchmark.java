@@ -1,0 +1,116 @@
+package io.sluice.samples.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the selected workloads on Sluice and on Spark Streaming, each side in its own forked JVM with the same
+ * flags (4 GB heap, the add-opens this JVM got), the two sides one after the other for every workload. Prints
+ * the table, and writes it to docs/performance.md after a run with the standard settings.
+ *
+ * <p>System properties: {@code workloads} (comma-separated ids, default all), {@code bench.batches}, {@code
+ * bench.warmup}, {@code bench.interval.ms} (see {@link BenchSettings}), {@code bench.report} (the
+ * performance.md to update), {@code bench.logs} (directory for each forked JVM's output).
+ */
+public final class Benchmark {
+    private static final String HEAP = "-Xmx4g";
+
+    private Benchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchSettings settings = BenchSettings.fromSystemProperties();
+        List<Workload> workloads = Workloads.select(System.getProperty("workloads", ""));
+        Path logs = Path.of(System.getProperty("bench.logs", "target/bench"));
+        Files.createDirectories(logs);
+        Machine machine = Machine.current();
+        System.out.println("Sluice benchmark: " + settings + "; machine: " + machine);
+        List<Row> rows = new ArrayList<>();
+        for (Workload w : workloads) {
+            Measurement sluice = fork(w, Side.SLUICE, settings, logs);
+            Measurement spark = fork(w, Side.SPARK_STREAMING, settings, logs);
+            rows.add(new Row(w, sluice, spark));
+        }
+        System.out.println();
+        printTable(rows);
+        String report = System.getProperty("bench.report");
+        if (report != null && settings.standard()) {
+            PerformanceReport.update(Path.of(report), rows, machine);
+            System.out.println("\nWrote " + report);
+        } else {
+            System.out.println("\nNot the standard settings: docs/performance.md left as it was.");
+        }
+    }
+
+    private static Measurement fork(Workload w, Side side, BenchSettings settings, Path logs)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(HEAP);
+        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (arg.startsWith("--add-opens")) {
+                command.add(arg);
+            }
+        }
+        command.addAll(List.of(settings.asJvmArguments()));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), SideRunner.class.getName(), w.id(),
+                side.name()));
+        Path log = logs.resolve(w.id() + "-" + side.name().toLowerCase() + ".log");
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        process.getOutputStream().close();
+        Measurement result = null;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8)); PrintWriter copy = new PrintWriter(Files.newBufferedWriter(log))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                copy.println(line);
+                Measurement m = Measurement.parse(line);
+                if (m != null) {
+                    result = m;
+                }
+            }
+        }
+        long limit = settings.interval().multipliedBy(settings.batches() + 20L).toSeconds() + 180;
+        if (!process.waitFor(limit, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+        if (process.exitValue() != 0 || result == null) {
+            throw new IllegalStateException(w.id() + " on " + side.label() + " failed (exit " + process.exitValue()
+                    + "); its output is in " + log);
+        }
+        System.out.println(w.id() + " on " + side.label() + ": " + w.figure().format(result.value()) + " ("
+                + result.detail() + "; " + result.outputDigest() + ")");
+        return result;
+    }
+
+    static void printTable(List<Row> rows) {
+        String[] header = {"workload", "figure", "Sluice", "Spark Streaming", "ratio", "target", "result"};
+        List<String[]> table = new ArrayList<>();
+        table.add(header);
+        for (Row row : rows) {
+            String[] c = row.cells();
+            table.add(new String[] {c[0], c[2], c[3], c[4], c[5], c[6], c[7]});
+        }
+        int[] widths = new int[header.length];
+        for (String[] r : table) {
+            for (int i = 0; i < r.length; i++) {
+                widths[i] = Math.max(widths[i], r[i].length());
+            }
+        }
+        for (String[] r : table) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < r.length; i++) {
+                line.append(String.format("%-" + widths[i] + "s", r[i])).append(i + 1 < r.length ? "  " : "");
+            }
+            System.out.println(line.toString().stripTrailing());
+        }
+    }
+}

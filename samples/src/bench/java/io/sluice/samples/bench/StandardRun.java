@@ -1,0 +1,150 @@
+package io.sluice.samples.bench;
+
+import io.sluice.dstream.StreamingContext;
+import io.sluice.dstream.scheduler.BatchInfo;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.streaming.Durations;
+import org.apache.spark.streaming.api.java.JavaStreamingContext;
+import org.apache.spark.streaming.scheduler.StreamingListener;
+import org.apache.spark.streaming.scheduler.StreamingListenerBatchCompleted;
+import org.apache.spark.streaming.scheduler.StreamingListenerOutputOperationCompleted;
+
+/**
+ * The standard measurement of a {@link BatchWorkload} on one side: the same Spark settings, the same queue of
+ * pre-built input RDDs, the real system clock; waits on the side's listener (never sleeps) until every batch
+ * completed, then reports the median processing time of the counted batches.
+ */
+public final class StandardRun {
+    private StandardRun() {
+    }
+
+    public static Measurement run(BatchWorkload workload, Side side, BenchSettings settings) throws Exception {
+        BatchTimes times = new BatchTimes(settings.batches());
+        Map<String, String> conf = sparkSettings(settings, workload.id() + "-" + side.name().toLowerCase());
+        Duration timeout = settings.interval().multipliedBy(settings.batches() + 10L).plusMinutes(2);
+        Path checkpoints = workload.needsCheckpointDirectory() ? Files.createTempDirectory("sluice-bench-") : null;
+        if (side == Side.SLUICE) {
+            runOnSluice(workload, settings, conf, checkpoints, times, timeout);
+        } else {
+            runOnSparkStreaming(workload, settings, conf, checkpoints, times, timeout);
+        }
+        List<Long> counted = times.counted(settings.warmup(), settings.batches());
+        double medianMs = BatchTimes.median(counted);
+        double value = workload.figure().equals(Figure.THROUGHPUT)
+                ? workload.recordsPerBatch() / (Math.max(medianMs, 1.0) / 1000.0)
+                : medianMs;
+        if (!workload.figure().equals(Figure.THROUGHPUT) && !workload.figure().equals(Figure.MS_PER_BATCH)) {
+            throw new IllegalStateException(workload.id() + ": a batch workload's figure is throughput or ms per "
+                    + "batch; measure other figures in the workload's own run()");
+        }
+        String detail = "median " + medianMs + " ms over " + counted.size() + " counted batches " + counted;
+        return new Measurement(value, digest(BenchOutput.first(settings.batches())), detail);
+    }
+
+    /** The settings both sides get; each side keeps its own defaults for everything else (e.g. serializer). */
+    static Map<String, String> sparkSettings(BenchSettings settings, String appName) {
+        Map<String, String> conf = new LinkedHashMap<>();
+        conf.put("spark.master", settings.master());
+        conf.put("spark.app.name", "bench-" + appName);
+        conf.put("spark.ui.enabled", "false");
+        conf.put("spark.default.parallelism", Integer.toString(settings.defaultParallelism()));
+        conf.put("spark.driver.host", "127.0.0.1");
+        conf.put("spark.driver.bindAddress", "127.0.0.1");
+        return conf;
+    }
+
+    private static void runOnSluice(BatchWorkload workload, BenchSettings settings, Map<String, String> conf,
+            Path checkpoints, BatchTimes times, Duration timeout) throws Exception {
+        StreamingContext.Builder builder = StreamingContext.builder().batchInterval(settings.interval());
+        conf.forEach(builder::conf);
+        StreamingContext ssc = builder.build();
+        try {
+            ssc.sparkContext().setLogLevel("WARN");
+            if (checkpoints != null) {
+                ssc.checkpoint(checkpoints.toString());
+            }
+            Queue<JavaRDD<String>> queue = new ArrayDeque<>(input(ssc.sparkContext(), workload, settings));
+            workload.sluice(ssc.queueStream(queue, true));
+            ssc.addStreamingListener(new io.sluice.dstream.scheduler.StreamingListener() {
+                @Override
+                public void onBatchCompleted(BatchCompleted event) {
+                    BatchInfo info = event.batchInfo();
+                    times.completed(info.processingDelay(), info.failed() ? "batch " + info.batchTime() : null);
+                }
+            });
+            ssc.start();
+            times.await(timeout);
+        } finally {
+            ssc.stop(true, false);
+        }
+    }
+
+    private static void runOnSparkStreaming(BatchWorkload workload, BenchSettings settings, Map<String, String> conf,
+            Path checkpoints, BatchTimes times, Duration timeout) throws Exception {
+        SparkConf sparkConf = new SparkConf();
+        conf.forEach(sparkConf::set);
+        JavaStreamingContext ssc = new JavaStreamingContext(new JavaSparkContext(sparkConf),
+                Durations.milliseconds(settings.interval().toMillis()));
+        try {
+            ssc.sparkContext().setLogLevel("WARN");
+            if (checkpoints != null) {
+                ssc.checkpoint(checkpoints.toString());
+            }
+            Queue<JavaRDD<String>> queue = new ArrayDeque<>(input(ssc.sparkContext(), workload, settings));
+            workload.sparkStreaming(ssc.queueStream(queue, true));
+            ssc.addStreamingListener(new StreamingListener() {
+                private volatile String failure;
+
+                @Override
+                public void onOutputOperationCompleted(StreamingListenerOutputOperationCompleted event) {
+                    if (event.outputOperationInfo().failureReason().isDefined()) {
+                        failure = event.outputOperationInfo().failureReason().get();
+                    }
+                }
+
+                @Override
+                public void onBatchCompleted(StreamingListenerBatchCompleted event) {
+                    long processing = (Long) event.batchInfo().processingDelay().get();
+                    times.completed(processing, failure);
+                }
+            });
+            ssc.start();
+            times.await(timeout);
+        } finally {
+            ssc.stop(true, false);
+        }
+    }
+
+    private static List<JavaRDD<String>> input(JavaSparkContext sc, BatchWorkload workload, BenchSettings settings) {
+        return BenchRecords.batches(sc, settings.batches(), settings.inputPartitions(), workload.recordsPerBatch(),
+                workload.keys());
+    }
+
+    /** Short and comparable: the number of outputs and a hash of all of them. */
+    static String digest(List<String> outputs) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            for (String output : outputs) {
+                sha.update(output.getBytes(StandardCharsets.UTF_8));
+                sha.update((byte) '\n');
+            }
+            return outputs.size() + " outputs, sha256 " + HexFormat.of().formatHex(sha.digest(), 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

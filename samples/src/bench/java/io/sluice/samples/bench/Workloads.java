@@ -1,0 +1,52 @@
+package io.sluice.samples.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Every benchmark workload, in table order. To add one, see docs/benchmark.md. */
+public final class Workloads {
+    private static final List<Workload> ALL = List.of(
+            new EmptyBatches(),
+            new WordCountWorkload()
+            // W2 .. W6 and ingestion workloads: one line each, in id order.
+    );
+
+    private Workloads() {
+    }
+
+    public static List<Workload> all() {
+        return ALL;
+    }
+
+    public static Workload byId(String id) {
+        for (Workload w : ALL) {
+            if (w.id().equalsIgnoreCase(id.trim())) {
+                return w;
+            }
+        }
+        throw new IllegalArgumentException("no workload '" + id + "'; known: " + ids());
+    }
+
+    /** The workloads named in a comma-separated list, in the list's order; all of them for a blank list. */
+    public static List<Workload> select(String commaSeparatedIds) {
+        if (commaSeparatedIds == null || commaSeparatedIds.isBlank()) {
+            return ALL;
+        }
+        Map<String, Workload> chosen = new LinkedHashMap<>();
+        for (String id : commaSeparatedIds.split(",")) {
+            if (!id.isBlank()) {
+                Workload w = byId(id);
+                chosen.put(w.id(), w);
+            }
+        }
+        return List.copyOf(chosen.values());
+    }
+
+    static List<String> ids() {
+        List<String> ids = new ArrayList<>();
+        ALL.forEach(w -> ids.add(w.id()));
+        return ids;
+    }
+}
