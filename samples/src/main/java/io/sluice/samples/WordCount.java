@@ -7,6 +7,7 @@ import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
 import java.io.Serializable;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -99,8 +100,8 @@ public final class WordCount {
                 .mapToPair(word -> new Tuple2<>(word, 1))
                 .reduceByKey(Integer::sum);
         // The foreachRDD function runs on the driver: it need not be serializable, so it may capture `out`.
-        counts.foreachRDD((rdd, time) -> out.accept("batch " + time.milliseconds() + " top words: "
-                + format(rdd.takeOrdered(n, new ByCountThenWord()))));
+        counts.foreachRDD((rdd, time) -> out.accept("batch " + Instant.ofEpochMilli(time.milliseconds())
+                + " top words: " + format(rdd.takeOrdered(n, new ByCountThenWord()))));
     }
 
     static String format(List<Tuple2<String, Integer>> top) {
@@ -110,9 +111,9 @@ public final class WordCount {
 
     /** One line per batch: its time, records, processing and scheduling delay, as the listener reports them. */
     public static String progressLine(BatchInfo info) {
-        return String.format("batch %d: %d records, processing %d ms, scheduling delay %d ms%s",
-                info.batchTime().milliseconds(), info.numRecords(), info.processingDelay(), info.schedulingDelay(),
-                info.failed() ? " (FAILED)" : "");
+        return String.format("batch %s: %d records, processing %d ms, scheduling delay %d ms%s",
+                Instant.ofEpochMilli(info.batchTime().milliseconds()), info.numRecords(), info.processingDelay(),
+                info.schedulingDelay(), info.failed() ? " (FAILED)" : "");
     }
 
     /** Highest count first, then by word so that ties print deterministically. Shipped to tasks: serializable. */

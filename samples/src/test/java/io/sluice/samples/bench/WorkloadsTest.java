@@ -1,0 +1,73 @@
+package io.sluice.samples.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WorkloadsTest {
+    @Test
+    void idsAreUniqueAndBatchInputSplitsEvenlyOverFourPartitions() {
+        Set<String> ids = new HashSet<>();
+        for (Workload w : Workloads.all()) {
+            assertTrue(ids.add(w.id().toLowerCase()), "duplicate id " + w.id());
+            if (w instanceof BatchWorkload b) {
+                assertEquals(0, b.recordsPerBatch() % BenchSettings.STANDARD.inputPartitions(), w.id());
+            }
+        }
+        assertTrue(ids.containsAll(List.of("w0", "w1")));
+    }
+
+    @Test
+    void selectsTheListedWorkloadsInOrderOrAll() {
+        assertEquals(List.of("W1", "W0"), Workloads.select(" w1, W0,W1").stream().map(Workload::id).toList());
+        assertEquals(Workloads.all(), Workloads.select(""));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Workloads.select("W9"));
+        assertTrue(e.getMessage().contains("W0"), e.getMessage());
+    }
+
+    @Test
+    void targetsPointTheRightWay() {
+        assertTrue(Figure.THROUGHPUT.passes(1.5, 1.5));
+        assertFalse(Figure.THROUGHPUT.passes(1.4, 1.5));
+        assertTrue(Figure.MS_PER_BATCH.passes(0.4, 0.5));
+        assertFalse(Figure.MS_PER_BATCH.passes(0.6, 0.5));
+    }
+
+    @Test
+    void measurementsSurviveTheTripThroughAForkedJvmsOutput() {
+        Measurement m = new Measurement(812_345.5, "16 outputs, sha256 00ff", "median 492.0 ms over 14 batches [1, 2]");
+        assertEquals(m.value(), Measurement.parse(m.toLine()).value(), 1e-6);
+        assertEquals(m.outputDigest(), Measurement.parse(m.toLine()).outputDigest());
+        assertEquals(m.detail(), Measurement.parse(m.toLine()).detail());
+        assertEquals(null, Measurement.parse("12:00:01 WARN something"));
+    }
+
+    @Test
+    void reportReplacesMeasuredRowsAndKeepsOthersAndNotes(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("docs/performance.md");
+        Workload w0 = Workloads.byId("W0");
+        Workload w1 = Workloads.byId("W1");
+        Machine machine = new Machine(2, "Test CPU", "17", "2026-01-01 00:00 UTC");
+        PerformanceReport.update(file, List.of(
+                new Row(w0, new Measurement(20, "d", ""), new Measurement(60, "d", "")),
+                new Row(w1, new Measurement(900_000, "d", ""), new Measurement(600_000, "d", ""))), machine);
+        Files.writeString(file, Files.readString(file) + "Hand-written note.\n");
+        PerformanceReport.update(file, List.of(
+                new Row(w1, new Measurement(300_000, "d", ""), new Measurement(600_000, "e", ""))), machine);
+        String text = Files.readString(file);
+        assertTrue(text.contains("| W0 | " + w0.description() + " | median ms per batch | 20.0 ms | 60.0 ms | 0.33× | ≤ 0.5× | pass |"), text);
+        assertTrue(text.contains("| W1 | " + w1.description() + " | throughput | 300 k records/s | 600 k records/s | 0.50× | ≥ 1.5× | FAIL (outputs differ) |"), text);
+        assertFalse(text.contains("900 k"), text);
+        assertTrue(text.indexOf("| W0 |") < text.indexOf("| W1 |"), text);
+        assertTrue(text.endsWith("## Notes\nHand-written note.\n"), text);
+    }
+}
