@@ -7,6 +7,11 @@ import io.sluice.dstream.internal.Rdds;
 import io.sluice.rdd.Aggregations;
 import io.sluice.dstream.internal.window.ReducedWindowOperator;
 import io.sluice.dstream.internal.window.WindowFunctions;
+import io.sluice.dstream.internal.state.MapWithStateOperator;
+import io.sluice.dstream.internal.state.UpdateStateOperator;
+import io.sluice.rdd.KeyGroupPartitioner;
+import io.sluice.state.StateSpec;
+import io.sluice.state.internal.StatePartitioning;
 import java.time.Duration;
 import java.util.List;
 import org.apache.spark.HashPartitioner;
@@ -284,6 +289,54 @@ public class PairDStream<K, V> extends DStream<Tuple2<K, V>> {
 
 
     // ---- state (see the state module and internal/state) --------------------------------------------------
+
+    /**
+     * Keeps a state per key: every batch, {@code f} is called for every key with state (with the batch's values
+     * for it, possibly none) and for every new key; an empty result removes the key. Each batch of the returned
+     * stream holds the whole state. Only the batch's records are shuffled, never the state.
+     */
+    public <S> PairDStream<K, S> updateStateByKey(Function2<List<V>, Optional<S>, Optional<S>> f) {
+        return updateStateByKey(f, StatePartitioning.of(null, null, context.sparkContext().defaultParallelism()), null);
+    }
+
+    public <S> PairDStream<K, S> updateStateByKey(Function2<List<V>, Optional<S>, Optional<S>> f, int numPartitions) {
+        return updateStateByKey(f, StatePartitioning.of(null, numPartitions, 0), null);
+    }
+
+    /** As {@link #updateStateByKey(Function2)}, with as many state partitions as {@code partitioner} has. */
+    public <S> PairDStream<K, S> updateStateByKey(Function2<List<V>, Optional<S>, Optional<S>> f,
+            Partitioner partitioner) {
+        return updateStateByKey(f, StatePartitioning.of(partitioner, null, 0), null);
+    }
+
+    /** As {@link #updateStateByKey(Function2, Partitioner)}, starting from {@code initialRDD}. */
+    public <S> PairDStream<K, S> updateStateByKey(Function2<List<V>, Optional<S>, Optional<S>> f,
+            Partitioner partitioner, JavaPairRDD<K, S> initialRDD) {
+        if (initialRDD == null) {
+            throw new IllegalArgumentException("updateStateByKey: initialRDD must not be null");
+        }
+        return updateStateByKey(f, StatePartitioning.of(partitioner, null, 0), initialRDD);
+    }
+
+    private <S> PairDStream<K, S> updateStateByKey(Function2<List<V>, Optional<S>, Optional<S>> f,
+            KeyGroupPartitioner partitioner, JavaPairRDD<K, S> initialRDD) {
+        if (f == null) {
+            throw new IllegalArgumentException("updateStateByKey needs a function, was null");
+        }
+        return new PairDStream<>(context, new UpdateStateOperator<>(operator(), f, partitioner, initialRDD));
+    }
+
+    /**
+     * Keeps a state per key and emits records as the {@link StateSpec}'s function says: each record of the
+     * batch passes through the function on its own, in order within its key (and, with a timeout, each key
+     * idle for longer than it, once, timing out).
+     */
+    public <S, M> MapWithStateDStream<K, V, S, M> mapWithState(StateSpec<K, V, S, M> spec) {
+        if (spec == null) {
+            throw new IllegalArgumentException("mapWithState needs a StateSpec, was null");
+        }
+        return new MapWithStateDStream<>(context, new MapWithStateOperator<>(operator(), spec));
+    }
 
     // ---- helpers ----------------------------------------------------------------------------------------
 

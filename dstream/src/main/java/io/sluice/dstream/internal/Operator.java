@@ -94,7 +94,7 @@ public abstract class Operator<T> {
             if (!storageLevel.equals(StorageLevel.NONE()) && rdd.getStorageLevel().equals(StorageLevel.NONE())) {
                 rdd.persist(storageLevel);
             }
-            if (isCheckpointTime(time)) {
+            if (isCheckpointTime(time) && cutsLineageOfOutput()) {
                 Lineage.cut(rdd);
             }
             generated.put(time, rdd);
@@ -121,7 +121,16 @@ public abstract class Operator<T> {
         return time.isAfter(zero) && Durations.isMultiple(time.minus(zero), slide());
     }
 
-    private boolean isCheckpointTime(Time time) {
+    /**
+     * Whether {@link #getOrCompute} cuts this operator's own RDDs at its checkpoint interval. Stateful operators
+     * cut their state RDDs instead (their output is derived from the state and need not be written too).
+     */
+    protected boolean cutsLineageOfOutput() {
+        return true;
+    }
+
+    /** Whether {@code time} is one of this operator's checkpoint times. */
+    protected final boolean isCheckpointTime(Time time) {
         Duration interval = checkpointInterval;
         return interval != null && Durations.isMultiple(time.minus(zeroTime), interval);
     }

@@ -1,0 +1,49 @@
+package io.sluice.dstream;
+
+import io.sluice.dstream.internal.DerivedOperator;
+import io.sluice.dstream.internal.OperatorException;
+import io.sluice.dstream.internal.state.MapWithStateOperator;
+import java.time.Duration;
+import scala.Tuple2;
+
+/**
+ * The stream {@link PairDStream#mapWithState} returns: each batch holds the records the mapping function
+ * emitted in that batch, and {@link #stateSnapshots()} gives the state after each batch. Mirrors Spark
+ * Streaming's {@code JavaMapWithStateDStream}.
+ *
+ * <p>{@link #checkpoint(Duration)} sets how often the state's lineage is cut (default every ten batch
+ * intervals), and {@link #name(String)} names the state: checkpoints attach the state to that name.
+ *
+ * @param <K> key type
+ * @param <V> value type
+ * @param <S> state type
+ * @param <M> type of the emitted records
+ */
+public final class MapWithStateDStream<K, V, S, M> extends DStream<M> {
+    private final MapWithStateOperator<K, V, S, M> state;
+
+    MapWithStateDStream(StreamingContext context, MapWithStateOperator<K, V, S, M> state) {
+        super(context, state);
+        this.state = state;
+    }
+
+    /** The state of every key after each batch, as (key, state) pairs. */
+    public PairDStream<K, S> stateSnapshots() {
+        return new PairDStream<>(context, DerivedOperator.<M, Tuple2<K, S>>of("stateSnapshots", state, null,
+                (ignored, time) -> state.snapshots(time).orElseThrow(() -> new OperatorException(state, time,
+                        new IllegalStateException("no state at this batch")))));
+    }
+
+    /** Cuts the state's lineage every {@code interval} (reliably with a checkpoint directory, else locally). */
+    @Override
+    public MapWithStateDStream<K, V, S, M> checkpoint(Duration interval) {
+        super.checkpoint(interval);
+        return this;
+    }
+
+    @Override
+    public MapWithStateDStream<K, V, S, M> name(String name) {
+        super.name(name);
+        return this;
+    }
+}

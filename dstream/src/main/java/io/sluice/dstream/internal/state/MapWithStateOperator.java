@@ -1,0 +1,64 @@
+package io.sluice.dstream.internal.state;
+
+import io.sluice.dstream.internal.Operator;
+import io.sluice.rdd.Time;
+import io.sluice.state.StateSpec;
+import io.sluice.state.internal.MapWithStateBatch;
+import io.sluice.state.internal.MapWithStateTransition;
+import io.sluice.state.internal.StatePartitioning;
+import io.sluice.state.internal.StateRDD;
+import io.sluice.state.internal.StateVersion;
+import org.apache.spark.api.java.JavaRDD;
+import scala.Tuple2;
+
+/** mapWithState: its output is what the function emitted; {@link #snapshots} gives the state after each batch. */
+public final class MapWithStateOperator<K, V, S, M> extends StatefulOperator<K, V, S, MapWithStateBatch<K, S, M>, M> {
+    private final StateSpec<K, V, S, M> spec;
+    private final long timeoutMillis;
+
+    public MapWithStateOperator(Operator<Tuple2<K, V>> parent, StateSpec<K, V, S, M> spec) {
+        super("mapWithState", parent, spec.userFunction(),
+                StatePartitioning.of(spec.getPartitioner().orElse(null), spec.getNumPartitions().orElse(null),
+                        parent.graph().sparkContext().defaultParallelism()),
+                spec.getInitialState().orElse(null));
+        this.spec = spec;
+        this.timeoutMillis = spec.getTimeout().map(java.time.Duration::toMillis).orElse(0L);
+    }
+
+    @Override
+    protected boolean timed() {
+        return timeoutMillis > 0;
+    }
+
+    @Override
+    protected StateRDD.Transition<Object, Tuple2<K, V>, MapWithStateBatch<K, S, M>> transition(Time time) {
+        MapWithStateTransition<K, V, S, M> t = new MapWithStateTransition<>(spec.mappingFunction(), timeoutMillis,
+                describe());
+        long at = time.milliseconds();
+        boolean timed = timed();
+        return (previous, records, partition) -> t.apply(versionIn(previous, at, timed), records, at);
+    }
+
+    @Override
+    protected JavaRDD<M> output(JavaRDD<MapWithStateBatch<K, S, M>> states, Time time) {
+        return states.flatMap(MapWithStateOperator::mapped);
+    }
+
+    private static <M> java.util.Iterator<M> mapped(MapWithStateBatch<?, ?, M> batch) {
+        return batch.mapped().iterator();
+    }
+
+    @Override
+    protected JavaRDD<StateVersion<K, S>> versions(JavaRDD<MapWithStateBatch<K, S, M>> states) {
+        return states.map(MapWithStateBatch::state);
+    }
+
+    /** The (key, state) pairs after batch {@code time}. */
+    public java.util.Optional<JavaRDD<Tuple2<K, S>>> snapshots(Time time) {
+        return stateRecords(time).map(s -> s.flatMap(MapWithStateOperator::entries));
+    }
+
+    private static <K, S> java.util.Iterator<Tuple2<K, S>> entries(MapWithStateBatch<K, S, ?> batch) {
+        return batch.state().iterator(Tuple2::new);
+    }
+}

@@ -1,0 +1,51 @@
+package io.sluice.dstream.internal.state;
+
+import io.sluice.dstream.internal.Operator;
+import io.sluice.rdd.KeyGroupPartitioner;
+import io.sluice.rdd.Time;
+import io.sluice.state.internal.StateRDD;
+import io.sluice.state.internal.StateVersion;
+import io.sluice.state.internal.UpdateStateTransition;
+import java.util.List;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.Optional;
+import org.apache.spark.api.java.function.Function2;
+import scala.Tuple2;
+
+/** updateStateByKey: its output is the whole state, as (key, state) pairs, after every batch. */
+public final class UpdateStateOperator<K, V, S> extends StatefulOperator<K, V, S, StateVersion<K, S>, Tuple2<K, S>> {
+    private final Function2<List<V>, Optional<S>, Optional<S>> function;
+
+    public UpdateStateOperator(Operator<Tuple2<K, V>> parent, Function2<List<V>, Optional<S>, Optional<S>> function,
+            KeyGroupPartitioner partitioner, JavaPairRDD<K, S> initialState) {
+        super("updateStateByKey", parent, function, partitioner, initialState);
+        this.function = function;
+    }
+
+    @Override
+    protected boolean timed() {
+        return false;
+    }
+
+    @Override
+    protected StateRDD.Transition<Object, Tuple2<K, V>, StateVersion<K, S>> transition(Time time) {
+        UpdateStateTransition<K, V, S> t = new UpdateStateTransition<>(function, describe());
+        long at = time.milliseconds();
+        return (previous, records, partition) -> t.apply(versionIn(previous, at, false), records, at);
+    }
+
+    @Override
+    protected JavaRDD<Tuple2<K, S>> output(JavaRDD<StateVersion<K, S>> states, Time time) {
+        return states.flatMap(UpdateStateOperator::entries);
+    }
+
+    private static <K, S> java.util.Iterator<Tuple2<K, S>> entries(StateVersion<K, S> version) {
+        return version.iterator(Tuple2::new);
+    }
+
+    @Override
+    protected JavaRDD<StateVersion<K, S>> versions(JavaRDD<StateVersion<K, S>> states) {
+        return states;
+    }
+}

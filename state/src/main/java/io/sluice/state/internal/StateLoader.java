@@ -1,0 +1,48 @@
+package io.sluice.state.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Builds a version from whole entries: an initial state RDD's pairs, or a snapshot being decoded. A later
+ * entry for the same key replaces an earlier one.
+ */
+public final class StateLoader<K, S> {
+    private final StateTable table;
+    private final boolean timed;
+
+    public StateLoader(int expectedSize, boolean timed) {
+        this.table = new StateTable(expectedSize);
+        this.timed = timed;
+    }
+
+    public void put(K key, S state, long lastUpdate) {
+        table.put(key, state, lastUpdate);
+    }
+
+    public void remove(K key) {
+        int s = table.find(key);
+        if (s >= 0) {
+            table.removeAt(s);
+        }
+    }
+
+    /**
+     * The version after batch {@code batchTime}; deltas can be taken from it for batches at or after
+     * {@code removalsKnownSince}.
+     */
+    public StateVersion<K, S> build(long batchTime, long removalsKnownSince) {
+        TimeoutIndex index = TimeoutIndex.EMPTY;
+        if (timed) {
+            SortedMap<Long, List<Object>> byTime = new TreeMap<>();
+            for (int i = table.nextSlot(0); i >= 0; i = table.nextSlot(i + 1)) {
+                byTime.computeIfAbsent(table.timeAt(i), t -> new ArrayList<>()).add(table.keyAt(i));
+            }
+            index = TimeoutIndex.fromTimes(byTime);
+        }
+        return new StateVersion<>(batchTime, table, null, table.size(), table.size(), timed, index, null,
+                removalsKnownSince);
+    }
+}

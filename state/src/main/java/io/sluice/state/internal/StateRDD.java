@@ -1,0 +1,160 @@
+package io.sluice.state.internal;
+
+import java.io.IOException;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.Dependency;
+import org.apache.spark.OneToOneDependency;
+import org.apache.spark.Partition;
+import org.apache.spark.Partitioner;
+import org.apache.spark.TaskContext;
+import org.apache.spark.rdd.RDD;
+import scala.Option;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
+
+/**
+ * The state RDD of one batch: partition i is one record, computed from partition i of the previous state RDD
+ * (if any) and partition i of the batch's data, which is already partitioned like the state (by key group),
+ * so that only the batch's data is ever shuffled, never the state.
+ *
+ * @param <P> the previous partition record
+ * @param <D> data records
+ * @param <R> this RDD's partition record
+ */
+public final class StateRDD<P, D, R> extends RDD<R> {
+    private static final long serialVersionUID = 1L;
+
+    /** Computes one partition's record; runs in a task. */
+    @FunctionalInterface
+    public interface Transition<P, D, R> extends Serializable {
+        R apply(P previousOrNull, Iterator<D> data, int partition) throws Exception;
+    }
+
+    private RDD<P> previous;
+    private RDD<D> data;
+    private final Transition<P, D, R> transition;
+    private final Partitioner partitioner;
+
+    /** @param previous the previous state RDD, or null for the first batch (the transition then gets null) */
+    public StateRDD(RDD<P> previous, RDD<D> data, Partitioner partitioner, Transition<P, D, R> transition) {
+        super(data.context(), dependencies(previous, data), StateRDD.<R>anyTag());
+        if (previous != null && previous.getNumPartitions() != partitioner.numPartitions()) {
+            throw new IllegalArgumentException("previous state has " + previous.getNumPartitions()
+                    + " partitions, the state partitioner " + partitioner.numPartitions());
+        }
+        if (data.getNumPartitions() != partitioner.numPartitions()) {
+            throw new IllegalArgumentException("the batch's data has " + data.getNumPartitions()
+                    + " partitions, the state partitioner " + partitioner.numPartitions());
+        }
+        this.previous = previous;
+        this.data = data;
+        this.transition = transition;
+        this.partitioner = partitioner;
+    }
+
+    private static scala.collection.immutable.Seq<Dependency<?>> dependencies(RDD<?> previous, RDD<?> data) {
+        List<Dependency<?>> deps = new ArrayList<>();
+        if (previous != null) {
+            deps.add(new OneToOneDependency<>(previous));
+        }
+        deps.add(new OneToOneDependency<>(data));
+        return CollectionConverters.asScala(deps).toList();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> ClassTag<T> anyTag() {
+        return (ClassTag<T>) ClassTag$.MODULE$.AnyRef();
+    }
+
+    @Override
+    public Partition[] getPartitions() {
+        Partition[] result = new Partition[partitioner.numPartitions()];
+        for (int i = 0; i < result.length; i++) {
+            result[i] = new StatePartition(i, previous, data);
+        }
+        return result;
+    }
+
+    @Override
+    public Option<Partitioner> partitioner() {
+        return Option.apply(partitioner);
+    }
+
+    @Override
+    public scala.collection.Iterator<R> compute(Partition split, TaskContext context) {
+        StatePartition p = (StatePartition) split;
+        P prev = null;
+        if (previous != null) {
+            scala.collection.Iterator<P> it = previous.iterator(p.previousPartition, context);
+            prev = it.hasNext() ? it.next() : null;
+        }
+        Iterator<D> records = CollectionConverters.asJava(data.iterator(p.dataPartition, context));
+        R result;
+        try {
+            result = transition.apply(prev, records, p.index());
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        return CollectionConverters.asScala(List.of(result).iterator());
+    }
+
+    @Override
+    public void clearDependencies() {
+        super.clearDependencies();
+        previous = null;
+        data = null;
+    }
+
+    /**
+     * A partition remembering its parents' partitions; they are re-read when the task is serialized, because a
+     * parent whose lineage was cut in the meantime has new partitions (as Spark's own zipped RDDs do).
+     */
+    private static final class StatePartition implements Partition {
+        private static final long serialVersionUID = 1L;
+        private final int index;
+        private final transient RDD<?> previous;
+        private final transient RDD<?> data;
+        private Partition previousPartition;
+        private Partition dataPartition;
+
+        StatePartition(int index, RDD<?> previous, RDD<?> data) {
+            this.index = index;
+            this.previous = previous;
+            this.data = data;
+            this.previousPartition = previous == null ? null : previous.partitions()[index];
+            this.dataPartition = data.partitions()[index];
+        }
+
+        @Override
+        public int index() {
+            return index;
+        }
+
+        @Override
+        public int hashCode() {
+            return index;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof StatePartition p && p.index == index;
+        }
+
+        private void writeObject(ObjectOutputStream out) throws IOException {
+            if (previous != null) {
+                previousPartition = previous.partitions()[index];
+            }
+            if (data != null) {
+                dataPartition = data.partitions()[index];
+            }
+            out.defaultWriteObject();
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.sluice.state.internal;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.api.java.Optional;
+import org.apache.spark.api.java.function.Function2;
+import scala.Tuple2;
+
+/**
+ * updateStateByKey's transition of one partition. As in Spark Streaming the function is called for every key
+ * with state (with the batch's values for it, possibly none) and for every new key of the batch; an empty
+ * result removes the key. Unlike Spark Streaming no shuffle or cogroup of the state happens: the batch's
+ * records are grouped in a hash table and the state is walked once, writing a fresh table.
+ */
+public final class UpdateStateTransition<K, V, S> implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private static final Object CONSUMED = new Object();
+
+    private final Function2<List<V>, Optional<S>, Optional<S>> function;
+    private final String operator;
+
+    public UpdateStateTransition(Function2<List<V>, Optional<S>, Optional<S>> function, String operator) {
+        this.function = function;
+        this.operator = operator;
+    }
+
+    @SuppressWarnings("unchecked")
+    public StateVersion<K, S> apply(StateVersion<K, S> previous, Iterator<Tuple2<K, V>> records, long batchTime) {
+        StateTable groups = new StateTable(1024);
+        while (records.hasNext()) {
+            Tuple2<K, V> r = records.next();
+            int h = StateTable.hash(r._1());
+            int s = groups.find(r._1(), h);
+            if (s >= 0) {
+                ((List<V>) groups.valueAt(s)).add(r._2());
+            } else {
+                List<V> values = new ArrayList<>(2);
+                values.add(r._2());
+                groups.insertAt(s, r._1(), values, batchTime);
+            }
+        }
+        StateTable next = new StateTable(previous.size() + groups.size());
+        int[] changes = {0};
+        try {
+            previous.forEach((key, state, lastUpdate) -> {
+                int h = StateTable.hash(key);
+                int s = groups.find(key, h);
+                List<V> values;
+                if (s >= 0) {
+                    values = (List<V>) groups.valueAt(s);
+                    groups.setValue(s, CONSUMED);
+                } else {
+                    values = Collections.emptyList();
+                }
+                Optional<S> result = call(key, values, Optional.ofNullable(state), batchTime);
+                if (result.isPresent()) {
+                    next.put(key, h, result.get(), batchTime);
+                }
+                changes[0]++;
+            });
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        for (int s = groups.nextSlot(0); s >= 0; s = groups.nextSlot(s + 1)) {
+            Object values = groups.valueAt(s);
+            if (values != CONSUMED) {
+                K key = (K) groups.keyAt(s);
+                Optional<S> result = call(key, (List<V>) values, Optional.empty(), batchTime);
+                if (result.isPresent()) {
+                    next.put(key, result.get(), batchTime);
+                }
+                changes[0]++;
+            }
+        }
+        return new StateVersion<>(batchTime, next, null, next.size(), changes[0], false, TimeoutIndex.EMPTY, null,
+                batchTime);
+    }
+
+    private Optional<S> call(K key, List<V> values, Optional<S> state, long batchTime) {
+        Optional<S> result;
+        try {
+            result = function.call(values, state);
+        } catch (Exception | Error e) {
+            throw new StateFunctionException(operator, key, batchTime, e);
+        }
+        if (result == null) {
+            throw new StateFunctionException(operator, key, batchTime,
+                    new NullPointerException("the update function returned null; return Optional.empty() to "
+                            + "remove the key"));
+        }
+        return result;
+    }
+}
