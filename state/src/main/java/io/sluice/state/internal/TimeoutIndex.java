@@ -53,10 +53,14 @@ final class TimeoutIndex {
         return n;
     }
 
-    /** This index without its {@code dropped} oldest buckets, plus a bucket for {@code time} (when non-empty). */
+    /**
+     * This index without its {@code dropped} oldest buckets, plus the keys updated at {@code time} (merged into
+     * the newest bucket when that has the same time, as the initial state and the first batch do).
+     */
     TimeoutIndex next(int dropped, long time, Object[] updated, int updatedCount) {
         int kept = times.length - dropped;
-        int add = updatedCount > 0 ? 1 : 0;
+        boolean merge = updatedCount > 0 && kept > 0 && times[times.length - 1] == time;
+        int add = updatedCount > 0 && !merge ? 1 : 0;
         long[] t = new long[kept + add];
         Object[][] k = new Object[kept + add][];
         long refs = 0;
@@ -65,8 +69,14 @@ final class TimeoutIndex {
             k[i] = keys[dropped + i];
             refs += k[i].length;
         }
-        if (add == 1) {
-            if (kept > 0 && t[kept - 1] >= time) {
+        if (merge) {
+            Object[] last = k[kept - 1];
+            Object[] joined = Arrays.copyOf(last, last.length + updatedCount);
+            System.arraycopy(updated, 0, joined, last.length, updatedCount);
+            k[kept - 1] = joined;
+            refs += updatedCount;
+        } else if (add == 1) {
+            if (kept > 0 && t[kept - 1] > time) {
                 throw new IllegalStateException("timeout buckets out of order: " + t[kept - 1] + " then " + time);
             }
             t[kept] = time;
