@@ -17,7 +17,8 @@ public final class SharedSpark {
     public static synchronized JavaSparkContext context() {
         if (sc == null || sc.sc().isStopped()) {
             SparkConf conf = new SparkConf()
-                    .setMaster("local[2]")
+                    // two threads; a failed task is retried once, as on a cluster (the state retry tests need it)
+                    .setMaster("local[2,2]")
                     .setAppName("sluice-tests")
                     .set("spark.ui.enabled", "false")
                     .set("spark.default.parallelism", "2")
