@@ -18,6 +18,19 @@ public final class StateLoader<K, S> {
         this.timed = timed;
     }
 
+    /** A loader holding every live entry of {@code version}, to apply changes to. */
+    public static <K, S> StateLoader<K, S> copyOf(StateVersion<K, S> version) {
+        StateLoader<K, S> loader = new StateLoader<>(version.size(), version.timed());
+        try {
+            version.forEach(loader::put);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        return loader;
+    }
+
     public void put(K key, S state, long lastUpdate) {
         table.put(key, state, lastUpdate);
     }

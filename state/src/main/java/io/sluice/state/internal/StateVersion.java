@@ -184,6 +184,44 @@ public final class StateVersion<K, S> {
         };
     }
 
+    /** Whether {@link #forEachChangeSince} can describe every change after batch {@code since}. */
+    public boolean hasChangesSince(long since) {
+        return since >= removalsKnownSince && since <= batchTime;
+    }
+
+    /** Receives the changes after a batch: first removals, then live entries updated after it. */
+    public interface ChangeVisitor<K, S> {
+        void removed(K key, long removedAt) throws Exception;
+
+        void updated(K key, S state, long lastUpdate) throws Exception;
+    }
+
+    /**
+     * Visits what changed after batch {@code since}: keys removed since then that have no state now, then
+     * every live entry last updated after it. Applying them, in that order, to the state of {@code since}
+     * gives this version. Costs a pass over the live entries, but writes only the changes.
+     */
+    @SuppressWarnings("unchecked")
+    public void forEachChangeSince(long since, ChangeVisitor<K, S> visitor) throws Exception {
+        if (!hasChangesSince(since)) {
+            throw new IllegalStateException("the changes of " + this + " since batch " + since
+                    + " are not known (removals are remembered since batch " + removalsKnownSince
+                    + "): write a snapshot instead");
+        }
+        for (RemovalLog r = removals; r != null && r.time > since; r = r.older) {
+            for (Object key : r.keys) {
+                if (locate(key) == null) {
+                    visitor.removed((K) key, r.time);
+                }
+            }
+        }
+        forEach((key, state, lastUpdate) -> {
+            if (lastUpdate > since) {
+                visitor.updated(key, state, lastUpdate);
+            }
+        });
+    }
+
     @Override
     public String toString() {
         return "StateVersion(batch " + batchTime + ", " + size + " keys, delta " + deltaEntries() + ")";

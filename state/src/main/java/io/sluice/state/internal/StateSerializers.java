@@ -1,0 +1,99 @@
+package io.sluice.state.internal;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.Serializer;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import io.sluice.rdd.KryoRegistrations;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Kryo serializers for the records of state RDDs, registered with Spark's Kryo (through {@link
+ * KryoRegistrations}) for when Spark writes them: reliable RDD checkpoints, blocks dropped to disk, remote
+ * block reads. A version is written as its live entries (key, state, last update) and read back as one
+ * compacted table: tables, deltas and removal logs are in-memory structure, not data.
+ */
+public final class StateSerializers implements KryoRegistrations {
+    @Override
+    public void registerClasses(Kryo kryo) {
+        kryo.register(StateVersion.class, new VersionSerializer());
+        kryo.register(MapWithStateBatch.class, new BatchSerializer());
+    }
+
+    static void writeVersion(Kryo kryo, Output out, StateVersion<?, ?> v) {
+        out.writeLong(v.batchTime);
+        out.writeBoolean(v.timed);
+        out.writeBoolean(v.removals == null && v.removalsKnownSince == Long.MIN_VALUE);
+        out.writeInt(v.size, true);
+        int[] written = {0};
+        try {
+            v.forEach((key, state, lastUpdate) -> {
+                kryo.writeClassAndObject(out, key);
+                kryo.writeClassAndObject(out, state);
+                out.writeLong(lastUpdate);
+                written[0]++;
+            });
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        if (written[0] != v.size) {
+            throw new IllegalStateException("state version claims " + v.size + " keys but holds " + written[0]);
+        }
+    }
+
+    static <K, S> StateVersion<K, S> readVersion(Kryo kryo, Input in) {
+        long batchTime = in.readLong();
+        boolean timed = in.readBoolean();
+        boolean neverRemoved = in.readBoolean();
+        int size = in.readInt(true);
+        StateLoader<K, S> loader = new StateLoader<>(size, timed);
+        for (int i = 0; i < size; i++) {
+            @SuppressWarnings("unchecked")
+            K key = (K) kryo.readClassAndObject(in);
+            @SuppressWarnings("unchecked")
+            S state = (S) kryo.readClassAndObject(in);
+            loader.put(key, state, in.readLong());
+        }
+        return loader.build(batchTime, neverRemoved ? Long.MIN_VALUE : batchTime);
+    }
+
+    @SuppressWarnings("rawtypes")
+    static final class VersionSerializer extends Serializer<StateVersion> {
+        @Override
+        public void write(Kryo kryo, Output output, StateVersion version) {
+            writeVersion(kryo, output, version);
+        }
+
+        @Override
+        public StateVersion read(Kryo kryo, Input input, Class<StateVersion> type) {
+            return readVersion(kryo, input);
+        }
+    }
+
+    @SuppressWarnings("rawtypes")
+    static final class BatchSerializer extends Serializer<MapWithStateBatch> {
+        @Override
+        public void write(Kryo kryo, Output output, MapWithStateBatch batch) {
+            writeVersion(kryo, output, batch.state());
+            List<?> mapped = batch.mapped();
+            output.writeInt(mapped.size(), true);
+            for (Object m : mapped) {
+                kryo.writeClassAndObject(output, m);
+            }
+        }
+
+        @Override
+        public MapWithStateBatch read(Kryo kryo, Input input, Class<MapWithStateBatch> type) {
+            StateVersion<Object, Object> version = readVersion(kryo, input);
+            int n = input.readInt(true);
+            List<Object> mapped = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                mapped.add(kryo.readClassAndObject(input));
+            }
+            return new MapWithStateBatch<>(version, mapped);
+        }
+    }
+}
