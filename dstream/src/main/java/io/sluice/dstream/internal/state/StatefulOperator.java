@@ -44,6 +44,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     private final JavaPairRDD<K, S> initialState;
     private final NavigableMap<Time, JavaRDD<R>> states = new ConcurrentSkipListMap<>();
     private volatile Restored<K, S> restored;
+    private JavaRDD<R> lineageAnchor;
 
     private record Restored<K, S>(Time time, JavaRDD<StateVersion<K, S>> versions) {
     }
@@ -172,11 +173,24 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         throw new IllegalStateException("unexpected previous state record " + previous.getClass().getName());
     }
 
+    /**
+     * Forgets state RDDs no batch can need any more. The newest forgotten state RDD whose lineage was cut stays
+     * persisted until a newer cut one is forgotten: the kept states descend from it, and a local checkpoint
+     * lives only in its persisted blocks.
+     */
     @Override
     protected void forgetOlderThan(Time oldestKept) {
         Map<Time, JavaRDD<R>> old = states.headMap(oldestKept, true);
-        for (JavaRDD<R> rdd : old.values()) {
-            rdd.unpersist(false);
+        for (JavaRDD<R> rdd : old.values()) { // oldest first
+            if (Lineage.isCut(rdd)) {
+                JavaRDD<R> previousAnchor = lineageAnchor;
+                lineageAnchor = rdd;
+                if (previousAnchor != null) {
+                    previousAnchor.unpersist(false);
+                }
+            } else {
+                rdd.unpersist(false);
+            }
         }
         old.clear();
         Restored<K, S> r = restored;

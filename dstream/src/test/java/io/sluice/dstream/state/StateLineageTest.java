@@ -1,0 +1,69 @@
+package io.sluice.dstream.state;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.dstream.MapWithStateDStream;
+import io.sluice.dstream.testing.SharedSpark;
+import io.sluice.dstream.testing.StreamTester;
+import io.sluice.rdd.Lineage;
+import io.sluice.state.State;
+import io.sluice.state.StateSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.spark.api.java.Optional;
+import org.junit.jupiter.api.Test;
+import scala.Option;
+import scala.Tuple2;
+
+/** State lineage is cut every checkpoint interval, so it stays short over any number of batches. */
+class StateLineageTest {
+    private static final int BATCHES = 45;
+
+    private static List<List<String>> input() {
+        List<List<String>> batches = new ArrayList<>();
+        for (int b = 0; b < BATCHES; b++) {
+            batches.add(List.of("k" + (b % 3), "k" + (b % 5)));
+        }
+        return batches;
+    }
+
+    @Test
+    void localCutsKeepLineageShortAndStateCorrect() {
+        var sc = SharedSpark.context().sc();
+        Option<String> before = sc.checkpointDir();
+        sc.checkpointDir_$eq(Option.empty()); // no directory: local checkpointing
+        try (StreamTester t = new StreamTester()) {
+            List<Integer> depths = Collections.synchronizedList(new ArrayList<>());
+            List<Map<String, Integer>> snapshots = Collections.synchronizedList(new ArrayList<>());
+            MapWithStateDStream<String, Integer, Integer, Integer> counts = t.input(input())
+                    .mapToPair(w -> new Tuple2<>(w, 1))
+                    .mapWithState(StateSpec.function((String k, Optional<Integer> v, State<Integer> s) -> {
+                        s.update(s.getOption().orElse(0) + v.get());
+                        return s.get();
+                    }))
+                    .checkpoint(Duration.ofSeconds(5));
+            counts.foreachRDD(rdd -> {
+                rdd.count();
+                depths.add(Lineage.depth(rdd.rdd()));
+            });
+            counts.stateSnapshots().foreachRDD(rdd -> {
+                Map<String, Integer> m = new TreeMap<>();
+                rdd.collect().forEach(p -> m.put(p._1(), p._2()));
+                snapshots.add(m);
+            });
+            t.runBatches(BATCHES);
+            int deepest = depths.stream().mapToInt(Integer::intValue).max().orElseThrow();
+            assertTrue(deepest <= 5 * 2 + 6, "lineage depth " + deepest + " over " + BATCHES + " batches");
+            Map<String, Integer> expected = new TreeMap<>();
+            input().forEach(b -> b.forEach(w -> expected.merge(w, 1, Integer::sum)));
+            assertEquals(expected, snapshots.get(BATCHES - 1));
+        } finally {
+            sc.checkpointDir_$eq(before);
+        }
+    }
+}
