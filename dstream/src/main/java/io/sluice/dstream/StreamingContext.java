@@ -129,7 +129,9 @@ public final class StreamingContext {
             if (master != null) {
                 sparkConf.setMaster(master);
             }
-            return new StreamingContext(SparkContexts.getOrCreate(sparkConf), true, batchInterval, clock);
+            // getOrCreate adopts a running SparkContext (whose settings then win): this context owns only one it made.
+            boolean running = SparkContexts.isRunning();
+            return new StreamingContext(SparkContexts.getOrCreate(sparkConf), !running, batchInterval, clock);
         }
     }
 

@@ -2,6 +2,7 @@ package io.sluice.rdd;
 
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
+import org.apache.spark.SparkContext$;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /**
@@ -30,6 +31,11 @@ public final class SparkContexts {
             }
         }
         return result;
+    }
+
+    /** Whether this JVM has a running SparkContext, which {@link #getOrCreate} would adopt. */
+    public static boolean isRunning() {
+        return SparkContext$.MODULE$.getActive().isDefined(); // package-private in Scala, public in bytecode
     }
 
     /** The running SparkContext if there is one (its settings win), else a new one with Sluice's defaults. */

@@ -68,17 +68,20 @@ public abstract class Operator<T> {
         List<String> problems = new ArrayList<>();
         if (!Durations.isMultiple(slide(), batchInterval)) {
             problems.add(describe() + ": its slide " + Durations.show(slide())
-                    + " is not a multiple of the batch interval " + Durations.show(batchInterval));
+                    + " is not a multiple of the batch interval " + Durations.show(batchInterval)
+                    + "; make every window length and slide a multiple of the batch interval");
         }
         Duration checkpoint = checkpointInterval;
         if (checkpoint != null && !Durations.isMultiple(checkpoint, slide())) {
             problems.add(describe() + ": its checkpoint interval " + Durations.show(checkpoint)
-                    + " is not a multiple of its slide " + Durations.show(slide()));
+                    + " is not a multiple of its slide " + Durations.show(slide())
+                    + "; pass checkpoint(...) a multiple of " + Durations.show(slide()));
         }
         return problems;
     }
 
-    public final Optional<JavaRDD<T>> getOrCompute(Time time) {
+    /** Synchronized so that a user thread's slice() and the event loop never compute the same time twice. */
+    public final synchronized Optional<JavaRDD<T>> getOrCompute(Time time) {
         if (!isValidTime(time)) {
             return Optional.empty();
         }

@@ -1,5 +1,6 @@
 package io.sluice.dstream.internal;
 
+import io.sluice.rdd.JobTags;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.Serialization;
 import java.time.Duration;
@@ -126,8 +127,15 @@ public final class StreamGraph {
     /** The jobs of batch {@code time}, one per output operation that has an RDD at that time, in order. */
     public List<Job> generateJobs(Time time) {
         List<Job> jobs = new ArrayList<>();
-        for (OutputOperation<?> out : outputs) {
-            out.generateJob(time).ifPresent(jobs::add);
+        try {
+            for (OutputOperation<?> out : outputs) {
+                // Spark jobs run while computing the batch's RDDs on the driver (a transform that counts, a range
+                // partitioner's sampling) belong to the batch and to the output that asked for them.
+                JobTags.tag(sc.sc(), time.milliseconds(), out.callSite());
+                out.generateJob(time).ifPresent(jobs::add);
+            }
+        } finally {
+            JobTags.clear(sc.sc());
         }
         return jobs;
     }

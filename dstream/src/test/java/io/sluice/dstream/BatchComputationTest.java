@@ -1,0 +1,107 @@
+package io.sluice.dstream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.dstream.internal.Operator;
+import io.sluice.dstream.testing.StreamTester;
+import io.sluice.rdd.JobTags;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobStart;
+import org.junit.jupiter.api.Test;
+
+/** What the engine guarantees per batch: one RDD per stream and time, bounded memory, tagged Spark jobs. */
+class BatchComputationTest {
+
+    @Test
+    void aStreamUsedByTwoOutputsComputesOneRddPerBatch() {
+        AtomicInteger computations = new AtomicInteger();
+        Map<Long, Set<Integer>> rddIds = new ConcurrentHashMap<>();
+        try (StreamTester t = new StreamTester()) {
+            DStream<Integer> shared = t.input(List.of(List.of(1, 2), List.of(), List.of(3)))
+                    .transform(rdd -> {
+                        computations.incrementAndGet();
+                        return rdd.map(x -> x * 2);
+                    });
+            shared.foreachRDD((rdd, time) -> {
+                rddIds.computeIfAbsent(time.milliseconds(), k -> ConcurrentHashMap.newKeySet()).add(rdd.id());
+            });
+            shared.foreachRDD((rdd, time) -> {
+                rddIds.computeIfAbsent(time.milliseconds(), k -> ConcurrentHashMap.newKeySet()).add(rdd.id());
+            });
+            t.collect(shared.map(x -> x + 1).union(shared));
+            t.runBatches(3);
+        }
+        assertEquals(3, computations.get(), "the transform function ran once per batch");
+        assertEquals(Set.of(1000L, 2000L, 3000L), rddIds.keySet());
+        rddIds.values().forEach(ids -> assertEquals(1, ids.size(), "both outputs saw the same RDD: " + ids));
+    }
+
+    @Test
+    void memoryStaysFlatOver300Batches() {
+        var sc = io.sluice.dstream.testing.SharedSpark.context();
+        int persistedBefore = sc.getPersistentRDDs().size();
+        List<Integer> maxRemembered = new ArrayList<>();
+        List<Integer> persisted = new ArrayList<>();
+        try (StreamTester t = new StreamTester()) {
+            // Two cached streams and one Spark job per batch: cheap batches, the same bookkeeping as big ones.
+            DStream<String> words = t.context().generatorStream(20, 5, 7L, 1).cache();
+            words.map(w -> w + "!").cache().filter(w -> w.length() > 2).foreachRDD(rdd -> {
+                rdd.count();
+            });
+            for (int round = 0; round < 6; round++) {
+                t.runBatches(50);
+                maxRemembered.add(t.context().graph().operators().stream().mapToInt(Operator::rememberedCount)
+                        .max().orElse(0));
+                persisted.add(sc.getPersistentRDDs().size() - persistedBefore);
+            }
+        }
+        assertEquals(Collections.nCopies(6, 1), maxRemembered, "RDDs remembered by the busiest operator");
+        assertTrue(persisted.stream().allMatch(n -> n <= 2), "persisted RDDs after each 50 batches: " + persisted);
+        assertTrue(sc.getPersistentRDDs().size() - persistedBefore <= 2, "after stop");
+    }
+
+    @Test
+    void everySparkJobIsTaggedWithItsBatchAndOutputOperation() throws Exception {
+        var sc = io.sluice.dstream.testing.SharedSpark.context().sc();
+        List<String[]> jobs = Collections.synchronizedList(new ArrayList<>());
+        SparkListener listener = new SparkListener() {
+            @Override
+            public void onJobStart(SparkListenerJobStart start) {
+                var props = start.properties();
+                jobs.add(new String[] {props == null ? null : props.getProperty("spark.jobGroup.id"),
+                        props == null ? null : props.getProperty("spark.job.description")});
+            }
+        };
+        sc.addSparkListener(listener);
+        try (StreamTester t = new StreamTester()) {
+            DStream<String> lines = t.input(List.of(List.of("a b", "b"), List.of("c")))
+                    .transform(rdd -> {
+                        rdd.count(); // a Spark job while the batch is generated, on the driver
+                        return rdd;
+                    });
+            lines.flatMap(l -> List.of(l.split(" ")).iterator()).countByValue().print();
+            t.collect(lines.count());
+            t.runBatches(2);
+            sc.listenerBus().waitUntilEmpty();
+        } finally {
+            sc.removeSparkListener(listener);
+        }
+        Set<String> groups = new TreeSet<>();
+        for (String[] job : jobs) {
+            groups.add(job[0]);
+            assertTrue(job[1] != null && (job[1].startsWith("print at BatchComputationTest.java:")
+                    || job[1].startsWith("foreachRDD at StreamTester.java:")), "description: " + job[1]);
+        }
+        assertEquals(new TreeSet<>(List.of(JobTags.groupOf(1000), JobTags.groupOf(2000))), groups);
+        assertTrue(jobs.size() >= 6, "jobs seen: " + jobs.size());
+    }
+}
