@@ -1,0 +1,122 @@
+package io.sluice.dstream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.dstream.testing.StreamTester;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** Output order within a batch, and how the context stops. */
+class LifecycleTest {
+
+    @Test
+    void outputOperationsRunInRegistrationOrderOnOneJobThreadByDefault() {
+        List<String> runs = Collections.synchronizedList(new ArrayList<>());
+        Set<String> threads = ConcurrentHashMap.newKeySet();
+        try (StreamTester t = new StreamTester()) {
+            DStream<Integer> s = t.input(List.of(List.of(1), List.of(2, 3), List.of()));
+            for (int i = 0; i < 4; i++) {
+                int id = i;
+                s.foreachRDD((rdd, time) -> {
+                    runs.add(time.milliseconds() + ":" + id + ":" + rdd.count());
+                    threads.add(Thread.currentThread().getName());
+                });
+            }
+            t.runBatches(3);
+        }
+        assertEquals(List.of("1000:0:1", "1000:1:1", "1000:2:1", "1000:3:1", "2000:0:2", "2000:1:2", "2000:2:2",
+                "2000:3:2", "3000:0:0", "3000:1:0", "3000:2:0", "3000:3:0"), runs);
+        assertEquals(1, threads.size(), "sluice.concurrentJobs defaults to 1: " + threads);
+    }
+
+    @Test
+    void gracefulStopLetsTheRunningBatchFinish() throws Exception {
+        Thread main = Thread.currentThread();
+        CountDownLatch entered = new CountDownLatch(1);
+        List<String> written = Collections.synchronizedList(new ArrayList<>());
+        List<Long> completed = Collections.synchronizedList(new ArrayList<>());
+        StreamTester t = new StreamTester();
+        t.context().addStreamingListener(new StreamingListener() {
+            @Override
+            public void onBatchCompleted(BatchCompleted e) {
+                completed.add(e.batchInfo().batchTime().milliseconds());
+            }
+        });
+        t.input(List.of(List.of("a", "b"), List.of("c"))).foreachRDD((rdd, time) -> {
+            entered.countDown();
+            // Finish only once the main thread waits inside stop(): a forced stop would interrupt us first.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (main.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            written.addAll(rdd.collect());
+        });
+        t.runBatches(0);
+        t.clock().setTime(1000);
+        assertTrue(entered.await(60, TimeUnit.SECONDS));
+        t.context().stop(false, true);
+        assertEquals(StreamingContextState.STOPPED, t.context().getState());
+        assertEquals(List.of("a", "b"), written, "the batch running at stop() finished");
+        assertEquals(List.of(1000L), completed, "its completion was delivered before stop() returned");
+        t.close(); // a second stop is harmless
+    }
+
+    @Test
+    void forcedStopInterruptsTheRunningOutput() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        StreamTester t = new StreamTester();
+        t.input(List.of(List.of(1))).foreachRDD(rdd -> {
+            entered.countDown();
+            try {
+                new CountDownLatch(1).await(); // blocks until the stop interrupts it
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+                throw e;
+            }
+        });
+        t.runBatches(0);
+        t.clock().setTime(1000);
+        assertTrue(entered.await(60, TimeUnit.SECONDS));
+        t.context().stop(false, false);
+        assertTrue(interrupted.await(30, TimeUnit.SECONDS), "the job thread was interrupted");
+        assertEquals(StreamingContextState.STOPPED, t.context().getState());
+    }
+
+    @Test
+    void awaitTerminationReturnsAfterStopAndStoppingTwiceIsHarmless() throws Exception {
+        StreamTester t = new StreamTester();
+        t.collect(t.input(List.of(List.of(1))));
+        t.runBatches(1);
+        assertFalse(t.context().awaitTerminationOrTimeout(Duration.ofMillis(20)), "still running");
+        AtomicReference<Object> waiterResult = new AtomicReference<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                t.context().awaitTermination();
+                waiterResult.set("returned");
+            } catch (Throwable e) {
+                waiterResult.set(e);
+            }
+        });
+        waiter.start();
+        t.context().stop(false);
+        waiter.join(TimeUnit.SECONDS.toMillis(30));
+        assertEquals("returned", waiterResult.get());
+        t.context().stop(false);
+        t.context().stop(false, true);
+        assertTrue(t.context().awaitTerminationOrTimeout(Duration.ofMillis(1)));
+        assertEquals(StreamingContextState.STOPPED, t.context().getState());
+        assertFalse(t.sparkContext().sc().isStopped(), "stop(false) leaves the SparkContext running");
+    }
+}
