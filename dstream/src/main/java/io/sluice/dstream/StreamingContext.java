@@ -8,6 +8,21 @@ import io.sluice.dstream.internal.InputOperator;
 import io.sluice.dstream.internal.scheduler.ListenerBus;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.source.QueueInputOperator;
+import io.sluice.dstream.internal.source.RateInputOperator;
+import io.sluice.dstream.internal.source.SourceSettings;
+import io.sluice.dstream.internal.source.Sources;
+import io.sluice.dstream.internal.source.file.FileInputOperator;
+import io.sluice.dstream.internal.source.file.HadoopFiles;
+import io.sluice.dstream.internal.source.file.TextFiles;
+import io.sluice.dstream.internal.source.receiver.ReceiverInputOperator;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.InputFormat;
+import io.sluice.dstream.internal.source.receiver.SocketReceiver;
+import io.sluice.dstream.receiver.Receiver;
+import java.io.InputStream;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.spark.storage.StorageLevel;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.recovery.Recovery;
@@ -42,6 +57,13 @@ public final class StreamingContext {
     public static final String CONCURRENT_JOBS = "sluice.concurrentJobs";
     /** How long a graceful stop waits for received data to be processed; default 10 batch intervals. */
     public static final String GRACEFUL_STOP_TIMEOUT = "sluice.gracefulStopTimeout";
+    /** Whether a JVM shutdown stops the context gracefully (default false: it stops at once). */
+    public static final String STOP_GRACEFULLY_ON_SHUTDOWN = "sluice.stopGracefullyOnShutdown";
+    /**
+     * When true, a failed batch is logged and reported to listeners only, and the context goes on; by default
+     * (false) it is also reported to {@link #awaitTermination()}, which then throws, as in Spark Streaming.
+     */
+    public static final String CONTINUE_ON_BATCH_FAILURE = "sluice.continueOnBatchFailure";
 
     private static final AtomicReference<StreamingContext> ACTIVE = new AtomicReference<>();
 
@@ -58,6 +80,9 @@ public final class StreamingContext {
     private volatile Recovery recovery;
     private volatile io.sluice.dstream.internal.recovery.CheckpointWriter checkpointWriter;
     private BatchScheduler scheduler;
+    private final Map<String, String> settings = new ConcurrentHashMap<>();
+    private final Sources sources;
+    private Thread shutdownHook;
 
     private StreamingContext(JavaSparkContext sc, boolean ownsSparkContext, Duration batchInterval, Clock clock) {
         this.sc = sc;
@@ -66,6 +91,7 @@ public final class StreamingContext {
         this.clock = clock;
         this.graph = new StreamGraph(sc, batchInterval);
         this.listeners = new ListenerBus(sc.appName());
+        this.sources = new Sources(graph, listeners, clock, this::setting);
     }
 
     public static Builder builder() {
@@ -165,9 +191,117 @@ public final class StreamingContext {
 
     // ---- sockets, files, receivers, rate-limited generator (see internal/source) ------------------------
 
-    /** Registers a source implemented elsewhere in the engine (socket, file, receiver streams). */
+    /** Lines of UTF-8 text from a TCP server, stored at {@code MEMORY_AND_DISK_SER_2}; see {@link #socketStream}. */
+    public DStream<String> socketTextStream(String host, int port) {
+        return socketTextStream(host, port, StorageLevel.MEMORY_AND_DISK_SER_2());
+    }
+
+    /**
+     * Lines of UTF-8 text from a TCP server, received by a receiver on an executor. When the server goes away
+     * the receiver reconnects with backoff, reporting each reconnect as a receiver event. Lines that are not
+     * UTF-8, longer than {@value SourceSettings#MAX_LINE_LENGTH}, or cut off by the server closing mid-line are
+     * bad records: by default ({@value SourceSettings#BAD_RECORDS}=fail) the next batch fails naming the source
+     * and the line; with {@code skip} they are counted in the batch's skipped records.
+     */
+    public DStream<String> socketTextStream(String host, int port, StorageLevel storageLevel) {
+        SourceSettings s = sources.settings();
+        SocketReceiver<String> receiver = SocketReceiver.lines(host, port, storageLevel, s.maxLineLength(),
+                (int) s.connectTimeout().toMillis());
+        return receiverInput("socketTextStream", receiver, receiver.address());
+    }
+
+    /**
+     * Records a converter makes of a TCP server's byte stream; as {@link #socketTextStream(String, int,
+     * StorageLevel)}. A record the converter's iterator throws on is a bad record.
+     */
+    public <T> DStream<T> socketStream(String host, int port, Function<InputStream, Iterable<T>> converter,
+            StorageLevel storageLevel) {
+        SocketReceiver<T> receiver = SocketReceiver.converting(host, port, converter, storageLevel,
+                (int) sources.settings().connectTimeout().toMillis());
+        return receiverInput("socketStream", receiver, receiver.address());
+    }
+
+    /**
+     * Lines of the text files that appear in {@code directory} (any Hadoop file system path, globs allowed),
+     * each file read once, also across driver restarts (the files taken are saved in the checkpoint). Only files
+     * newer than the start are read. Files are best moved into the directory when complete; a file written in
+     * place is read once it stops changing (see {@value SourceSettings#MIN_FILE_AGE}), and names of files in
+     * progress (hidden, {@code _COPYING_}, {@code .tmp}) are ignored. Lines must be UTF-8 and at most {@value
+     * SourceSettings#MAX_LINE_LENGTH} bytes; other lines, and files that disappear before they are read, fail the
+     * batch or, with {@value SourceSettings#BAD_RECORDS}=skip, are skipped and counted.
+     */
+    public DStream<String> textFileStream(String directory) {
+        SourceSettings s = sources.settings();
+        return new DStream<>(this, new FileInputOperator<>(graph, "textFileStream", directory, null, true, s,
+                new TextFiles(sc, s)));
+    }
+
+    /** Files that appear in {@code directory}, read with a Hadoop input format; only new files, no filter. */
+    public <K, V, F extends InputFormat<K, V>> PairDStream<K, V> fileStream(String directory, Class<K> keyClass,
+            Class<V> valueClass, Class<F> formatClass) {
+        return fileStream(directory, keyClass, valueClass, formatClass, null, true, null);
+    }
+
+    public <K, V, F extends InputFormat<K, V>> PairDStream<K, V> fileStream(String directory, Class<K> keyClass,
+            Class<V> valueClass, Class<F> formatClass, Function<Path, Boolean> filter, boolean newFilesOnly) {
+        return fileStream(directory, keyClass, valueClass, formatClass, filter, newFilesOnly, null);
+    }
+
+    /**
+     * As {@link #textFileStream}, with a Hadoop input format, a path filter (null: every file), and whether
+     * files already there at the start are read ({@code newFilesOnly} false) or ignored; {@code conf} (null: the
+     * SparkContext's) configures the file system and the format.
+     */
+    public <K, V, F extends InputFormat<K, V>> PairDStream<K, V> fileStream(String directory, Class<K> keyClass,
+            Class<V> valueClass, Class<F> formatClass, Function<Path, Boolean> filter, boolean newFilesOnly,
+            Configuration conf) {
+        return new PairDStream<>(this, new FileInputOperator<>(graph, "fileStream", directory, filter, newFilesOnly,
+                sources.settings(), new HadoopFiles<>(sc, keyClass, valueClass, formatClass, conf)));
+    }
+
+    /** A stream of what a user-defined {@link Receiver} stores, run on an executor. */
+    public <T> DStream<T> receiverStream(Receiver<T> receiver) {
+        return receiverInput("receiverStream", receiver, "");
+    }
+
+    /**
+     * Words {@code "w0".."w{keys-1}"} at {@code recordsPerSecond}: every batch holds rate × batch interval
+     * records. With backpressure on, the rate follows the rate controller, never above {@code recordsPerSecond}.
+     */
+    public DStream<String> rateStream(long recordsPerSecond, int keys, long seed) {
+        return new DStream<>(this, new RateInputOperator(graph, recordsPerSecond,
+                sources.settings().startRate(recordsPerSecond), keys, seed, sc.defaultParallelism()));
+    }
+
+    /** Registers a source implemented elsewhere in the engine (or in tests). */
     <T> DStream<T> input(InputOperator<T> source) {
         return new DStream<>(this, source);
+    }
+
+    private <T> DStream<T> receiverInput(String kind, Receiver<T> receiver, String detail) {
+        return new DStream<>(this, new ReceiverInputOperator<>(graph, kind, receiver, detail, sources.tracker()));
+    }
+
+    /**
+     * Sets a Sluice (or Spark Streaming) setting for this context only, over the SparkContext's configuration:
+     * for a context on an adopted SparkContext, whose settings are fixed. Source settings must be set before
+     * the first input stream is created.
+     */
+    public StreamingContext conf(String key, String value) {
+        graph.ensureNotStarted("conf(" + key + ")");
+        if (sources.settingsRead() && (key.startsWith("sluice.receiver.") || key.startsWith("sluice.input.")
+                || key.startsWith("sluice.backpressure.") || key.startsWith("spark.streaming."))) {
+            throw new IllegalStateException("set " + key + " before creating input streams: the streams made "
+                    + "so far have read the source settings already");
+        }
+        settings.put(key, value);
+        return this;
+    }
+
+    /** A setting of this context: its own (see {@link #conf(String, String)}), else the SparkContext's, else null. */
+    public String setting(String key) {
+        String own = settings.get(key);
+        return own != null ? own : sc.getConf().get(key, null);
     }
 
     @SafeVarargs
@@ -292,10 +426,12 @@ public final class StreamingContext {
                 for (InputOperator<?> input : graph.inputs()) {
                     input.start();
                 }
+                sources.start();
                 scheduler = new BatchScheduler(graph, clock, listeners, this::reportError, observers,
                         concurrentJobs(), sc.appName());
                 scheduler.start(rerun, first);
                 state = StreamingContextState.ACTIVE;
+                registerShutdownHook();
                 listeners.post(new StreamingListener.StreamingStarted(clock.millis()));
             } catch (RuntimeException e) {
                 ACTIVE.compareAndSet(this, null);
@@ -324,13 +460,19 @@ public final class StreamingContext {
                 return;
             }
             if (state == StreamingContextState.ACTIVE) {
+                // Receivers first: once they stopped, everything they stored is known, and a graceful stop
+                // runs one more batch for it if needed, so nothing received is lost.
+                Duration timeout = gracefulStopTimeout();
+                sources.stopReceiving(gracefully ? timeout : Duration.ofSeconds(2));
                 for (InputOperator<?> input : graph.inputs()) {
                     input.stop(gracefully);
                 }
-                scheduler.stop(gracefully, gracefulStopTimeout());
+                scheduler.stop(gracefully, timeout, sources::hasPendingInput);
+                sources.release();
                 if (checkpointWriter != null) {
                     checkpointWriter.close();
                 }
+                removeShutdownHook();
             }
             listeners.stop();
             state = StreamingContextState.STOPPED;
@@ -367,6 +509,9 @@ public final class StreamingContext {
     }
 
     private void reportError(Throwable e) {
+        if (Boolean.parseBoolean(setting(CONTINUE_ON_BATCH_FAILURE))) {
+            return; // the scheduler logged it and listeners see the failed batch; the user chose to go on
+        }
         synchronized (lifecycle) {
             if (error == null) {
                 error = e;
@@ -431,7 +576,8 @@ public final class StreamingContext {
     }
 
     private int concurrentJobs() {
-        String v = sc.getConf().get(CONCURRENT_JOBS, sc.getConf().get("spark.streaming.concurrentJobs", "1"));
+        String v = setting(CONCURRENT_JOBS) != null ? setting(CONCURRENT_JOBS)
+                : sc.getConf().get("spark.streaming.concurrentJobs", "1");
         int n = Integer.parseInt(v.trim());
         if (n < 1) {
             throw new IllegalArgumentException(CONCURRENT_JOBS + " must be at least 1, was " + n);
@@ -440,7 +586,28 @@ public final class StreamingContext {
     }
 
     private Duration gracefulStopTimeout() {
-        String v = sc.getConf().get(GRACEFUL_STOP_TIMEOUT, null);
-        return v == null ? batchInterval.multipliedBy(10) : Duration.ofMillis(sc.getConf().getTimeAsMs(GRACEFUL_STOP_TIMEOUT));
+        String v = setting(GRACEFUL_STOP_TIMEOUT);
+        return v == null ? batchInterval.multipliedBy(10)
+                : Duration.ofMillis(org.apache.spark.network.util.JavaUtils.timeStringAsMs(v));
+    }
+
+    /** As Spark Streaming: a JVM shutdown stops the context, gracefully if {@value #STOP_GRACEFULLY_ON_SHUTDOWN}. */
+    private void registerShutdownHook() {
+        boolean graceful = Boolean.parseBoolean(setting(STOP_GRACEFULLY_ON_SHUTDOWN) != null
+                ? setting(STOP_GRACEFULLY_ON_SHUTDOWN) : sc.getConf().get("spark.streaming.stopGracefullyOnShutdown", "false"));
+        Thread hook = new Thread(() -> stop(false, graceful), "sluice-shutdown-" + sc.appName());
+        Runtime.getRuntime().addShutdownHook(hook);
+        shutdownHook = hook;
+    }
+
+    private void removeShutdownHook() {
+        Thread hook = shutdownHook;
+        if (hook != null && Thread.currentThread() != hook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down already
+            }
+        }
     }
 }

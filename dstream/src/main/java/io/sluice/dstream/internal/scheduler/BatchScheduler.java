@@ -112,8 +112,20 @@ public final class BatchScheduler {
      * otherwise cancels the running Spark jobs. Returns the last batch time the timer fired.
      */
     public Time stop(boolean gracefully, Duration timeout) {
+        return stop(gracefully, timeout, () -> false);
+    }
+
+    /**
+     * As {@link #stop(boolean, Duration)}; when stopping gracefully and {@code pendingInput} says received data
+     * waits for a batch, one more batch (the next batch time, generated at once) takes it.
+     */
+    public Time stop(boolean gracefully, Duration timeout, java.util.function.BooleanSupplier pendingInput) {
         Time last = timer == null ? null : timer.stop();
         if (gracefully) {
+            if (last != null && pendingInput.getAsBoolean()) {
+                last = last.plus(graph.batchInterval());
+                post(new GenerateBatch(last));
+            }
             awaitIdle(timeout);
         } else {
             jobPool.shutdownNow();
@@ -271,6 +283,10 @@ public final class BatchScheduler {
 
     private void complete(BatchRun run) {
         inFlight.remove(run.time);
+        if (!run.outputs.containsKey(-1)) {
+            // Some sources learn their counts only as the batch's tasks read (file streams); ask again.
+            run.input = graph.inputReport(run.time);
+        }
         try {
             boolean failed = run.outputs.values().stream().anyMatch(o -> o.failureReason() != null);
             for (BatchObserver observer : observers) {
@@ -293,7 +309,7 @@ public final class BatchScheduler {
     private static final class BatchRun {
         final Time time;
         final long submitted;
-        final InputOperator.Report input;
+        InputOperator.Report input;
         final Map<Integer, OutputOperationInfo> outputs = new LinkedHashMap<>();
         int remaining;
         long processingStart = -1;

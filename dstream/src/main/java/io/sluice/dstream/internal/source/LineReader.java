@@ -1,0 +1,104 @@
+package io.sluice.dstream.internal.source;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Splits a byte stream into UTF-8 lines ({@code \n} or {@code \r\n}) and says exactly what is wrong with a line it
+ * cannot return: not valid UTF-8, longer than the maximum (its bytes are skipped up to the next newline, so one
+ * huge line cannot exhaust memory), or (for a socket, where it means the server closed mid-line) cut off because
+ * the stream ended before its newline. In a file, a last line without a newline is an ordinary line.
+ */
+public final class LineReader {
+    /** One outcome of {@link #next()}: a line, a bad line, or the end of the stream. */
+    public record Line(String text, String problem, long number) {
+        public boolean isEnd() {
+            return text == null && problem == null;
+        }
+    }
+
+    private final InputStream in;
+    private final int maxLength;
+    private final boolean lastLineNeedsNewline;
+    private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+    private final byte[] buf = new byte[64 * 1024];
+    private int pos;
+    private int limit;
+    private byte[] line = new byte[256];
+    private long number;
+
+    public LineReader(InputStream in, int maxLength, boolean lastLineNeedsNewline) {
+        this.in = in;
+        this.maxLength = maxLength;
+        this.lastLineNeedsNewline = lastLineNeedsNewline;
+    }
+
+    public Line next() throws IOException {
+        int len = 0;
+        boolean tooLong = false;
+        while (true) {
+            if (pos == limit) {
+                limit = in.read(buf, 0, buf.length);
+                pos = 0;
+                if (limit <= 0) {
+                    limit = 0;
+                    if (len == 0 && !tooLong) {
+                        return new Line(null, null, number);
+                    }
+                    number++;
+                    if (!lastLineNeedsNewline) {
+                        return finish(len, tooLong);
+                    }
+                    return new Line(null, "line " + number + " was cut off: the stream ended after " + len
+                            + " bytes without a newline", number);
+                }
+            }
+            int start = pos;
+            while (pos < limit && buf[pos] != '\n') {
+                pos++;
+            }
+            int chunk = pos - start;
+            if (!tooLong) {
+                if (len + chunk > maxLength) {
+                    tooLong = true;
+                } else {
+                    ensure(len + chunk);
+                    System.arraycopy(buf, start, line, 0 + len, chunk);
+                    len += chunk;
+                }
+            }
+            if (pos < limit) { // found the newline
+                pos++;
+                number++;
+                return finish(len, tooLong);
+            }
+        }
+    }
+
+    private Line finish(int len, boolean tooLong) {
+        if (tooLong) {
+            return new Line(null, "line " + number + " is longer than the maximum of " + maxLength
+                    + " bytes (sluice.input.maxLineLength)", number);
+        }
+        int end = len > 0 && line[len - 1] == '\r' ? len - 1 : len;
+        try {
+            return new Line(decoder.decode(ByteBuffer.wrap(line, 0, end)).toString(), null, number);
+        } catch (CharacterCodingException e) {
+            return new Line(null, "line " + number + " is not valid UTF-8 (" + e.getMessage() + ")", number);
+        }
+    }
+
+    private void ensure(int capacity) {
+        if (capacity > line.length) {
+            byte[] bigger = new byte[Math.max(capacity, line.length * 2)];
+            System.arraycopy(line, 0, bigger, 0, line.length);
+            line = bigger;
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.sluice.dstream.internal.source.receiver;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Cuts the records a receiver stores one at a time into blocks every block interval and hands each block to a
+ * pusher thread, which stores it and reports it to the driver. A bounded queue between the two makes {@link
+ * #add} wait when storing falls behind, so a fast source cannot fill the executor's memory.
+ */
+final class BlockGenerator<T> {
+    /** Stores one block and reports it; runs on the pusher thread. */
+    interface BlockSink<T> {
+        void push(List<T> records, long skipped) throws Exception;
+
+        void pushFailed(Exception e);
+    }
+
+    private record Block<T>(List<T> records, long skipped, boolean last) {
+    }
+
+    private final Duration interval;
+    private final BlockSink<T> sink;
+    private final BlockingQueue<Block<T>> queue;
+    private final Thread ticker;
+    private final Thread pusher;
+    private final Object lock = new Object();
+    private List<T> buffer = new ArrayList<>();
+    private long skipped;
+    private volatile boolean stopped;
+
+    BlockGenerator(String name, Duration interval, int queueSize, BlockSink<T> sink) {
+        this.interval = interval;
+        this.sink = sink;
+        this.queue = new ArrayBlockingQueue<>(queueSize);
+        this.ticker = new Thread(this::tick, "sluice-block-generator-" + name);
+        this.pusher = new Thread(this::push, "sluice-block-pusher-" + name);
+        ticker.setDaemon(true);
+        pusher.setDaemon(true);
+    }
+
+    void start() {
+        ticker.start();
+        pusher.start();
+    }
+
+    void add(T record) {
+        if (stopped) {
+            throw new IllegalStateException("cannot store a record: the receiver's block generator has stopped");
+        }
+        synchronized (lock) {
+            buffer.add(record);
+        }
+    }
+
+    void addSkipped() {
+        synchronized (lock) {
+            skipped++;
+        }
+    }
+
+    /** Stops cutting blocks, then pushes what is buffered and queued; returns when all of it is reported. */
+    void stopAndFlush() throws InterruptedException {
+        if (stopped) {
+            pusher.join();
+            return;
+        }
+        stopped = true;
+        ticker.interrupt();
+        ticker.join();
+        cut(true);
+        pusher.join();
+    }
+
+    /** Stops without pushing what is left (the task was cancelled). */
+    void abort() {
+        stopped = true;
+        ticker.interrupt();
+        pusher.interrupt();
+    }
+
+    private void tick() {
+        long next = System.nanoTime() + interval.toNanos();
+        try {
+            while (!stopped) {
+                long wait = next - System.nanoTime();
+                if (wait > 0) {
+                    TimeUnit.NANOSECONDS.sleep(wait);
+                }
+                next += interval.toNanos();
+                cut(false);
+            }
+        } catch (InterruptedException e) {
+            // stopping: stopAndFlush cuts the last block
+        }
+    }
+
+    private void cut(boolean last) throws InterruptedException {
+        Block<T> block;
+        synchronized (lock) {
+            if (buffer.isEmpty() && skipped == 0 && !last) {
+                return;
+            }
+            block = new Block<>(buffer, skipped, last);
+            buffer = new ArrayList<>();
+            skipped = 0;
+        }
+        queue.put(block);
+    }
+
+    private void push() {
+        try {
+            while (true) {
+                Block<T> block = queue.take();
+                if (!block.records().isEmpty() || block.skipped() > 0) {
+                    try {
+                        sink.push(block.records(), block.skipped());
+                    } catch (InterruptedException e) {
+                        throw e;
+                    } catch (Exception e) {
+                        sink.pushFailed(e);
+                    }
+                }
+                if (block.last()) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            // aborted
+        }
+    }
+}

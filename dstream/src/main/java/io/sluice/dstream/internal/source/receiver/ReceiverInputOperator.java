@@ -1,0 +1,131 @@
+package io.sluice.dstream.internal.source.receiver;
+
+import io.sluice.dstream.internal.InputOperator;
+import io.sluice.dstream.internal.OperatorException;
+import io.sluice.dstream.internal.Rdds;
+import io.sluice.dstream.internal.StreamGraph;
+import io.sluice.dstream.internal.source.BadInputException;
+import io.sluice.dstream.internal.source.rate.BatchCounts;
+import io.sluice.dstream.internal.source.rate.RateLimitedSource;
+import io.sluice.dstream.receiver.Receiver;
+import io.sluice.rdd.Time;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentSkipListMap;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.rdd.BlockRDD;
+import org.apache.spark.storage.BlockId;
+import org.apache.spark.storage.StreamBlockId;
+
+/**
+ * A stream fed by a receiver: the RDD of batch t reads, from the block manager, every block the receiver
+ * reported since the previous batch (one partition per block). Once no batch needs them, the blocks are removed.
+ * If the receiver stopped because of bad input or an error, every later batch fails with that error.
+ */
+public final class ReceiverInputOperator<T> extends InputOperator<T> implements RateLimitedSource {
+    private record Allocation(List<ReceivedBlock> blocks, BlockRDD<?> rdd) {
+        long records() {
+            return blocks.stream().mapToLong(ReceivedBlock::records).sum();
+        }
+
+        long skipped() {
+            return blocks.stream().mapToLong(ReceivedBlock::skipped).sum();
+        }
+    }
+
+    private final ReceiverTracker tracker;
+    private final ReceiverStream stream;
+    private final NavigableMap<Time, Allocation> allocations = new ConcurrentSkipListMap<>();
+    private final BatchCounts counts = new BatchCounts();
+
+    public ReceiverInputOperator(StreamGraph graph, String kind, Receiver<T> receiver, String detail,
+            ReceiverTracker tracker) {
+        super(graph, kind, List.of(receiver));
+        this.tracker = tracker;
+        this.stream = tracker.register(receiver, describe() + (detail.isEmpty() ? "" : " (" + detail + ")"));
+    }
+
+    public ReceiverStream stream() {
+        return stream;
+    }
+
+    @Override
+    protected Optional<JavaRDD<T>> compute(Time time) {
+        String failure = stream.failure();
+        if (failure != null) {
+            throw new OperatorException(stream.source(), time, new BadInputException(failure));
+        }
+        List<ReceivedBlock> blocks = stream.allocate();
+        List<BlockId> ids = new ArrayList<>();
+        for (ReceivedBlock b : blocks) {
+            if (b.hasData()) {
+                ids.add(new StreamBlockId(stream.streamId(), b.uniqueId()));
+            }
+        }
+        BlockRDD<T> rdd = ids.isEmpty() ? null
+                : new BlockRDD<>(graph().sparkContext().sc(), ids.toArray(BlockId[]::new), Rdds.anyTag());
+        Allocation allocation = new Allocation(blocks, rdd);
+        allocations.put(time, allocation);
+        counts.put(time, allocation.records());
+        return Optional.of(rdd == null ? graph().sparkContext().emptyRDD() : new JavaRDD<>(rdd, Rdds.anyTag()));
+    }
+
+    @Override
+    public Report report(Time time) {
+        Allocation a = allocations.get(time);
+        return a == null ? Report.NONE : new Report(a.records(), a.skipped());
+    }
+
+    @Override
+    protected void forgetOlderThan(Time oldestKept) {
+        Map<Time, Allocation> old = allocations.headMap(oldestKept, true);
+        for (Allocation a : old.values()) {
+            if (a.rdd() != null) {
+                a.rdd().removeBlocks();
+            }
+        }
+        old.clear();
+    }
+
+    /** After the last batch: removes the blocks of remembered batches and those no batch took. */
+    public void releaseBlocks() {
+        forgetOlderThan(new Time(Long.MAX_VALUE));
+        List<BlockId> left = new ArrayList<>();
+        for (ReceivedBlock b : stream.allocate()) {
+            if (b.hasData()) {
+                left.add(new StreamBlockId(stream.streamId(), b.uniqueId()));
+            }
+        }
+        if (!left.isEmpty()) {
+            new BlockRDD<>(graph().sparkContext().sc(), left.toArray(BlockId[]::new), Rdds.anyTag()).removeBlocks();
+        }
+    }
+
+    @Override
+    public String sourceName() {
+        return stream.source();
+    }
+
+    @Override
+    public long maxRate() {
+        return stream.maxRate();
+    }
+
+    @Override
+    public long currentRate() {
+        return stream.rate();
+    }
+
+    @Override
+    public void updateRate(long recordsPerSecond) {
+        tracker.updateRate(stream, recordsPerSecond);
+    }
+
+    @Override
+    public long recordsAt(Time time) {
+        return counts.get(time);
+    }
+}

@@ -1,0 +1,217 @@
+package io.sluice.dstream.internal.source.receiver;
+
+import io.sluice.dstream.Clock;
+import io.sluice.dstream.internal.scheduler.ListenerBus;
+import io.sluice.dstream.internal.source.SourceSettings;
+import io.sluice.dstream.receiver.Receiver;
+import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.rdd.Time;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.VoidFunction;
+import org.apache.spark.rpc.RpcCallContext;
+import org.apache.spark.rpc.RpcEndpointRef;
+import org.apache.spark.storage.StorageLevel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The driver's side of receiving: launches one long-running Spark job per receiver (relaunched if its task
+ * fails), learns of every stored block, hands the blocks received so far to the batch being generated, passes
+ * rate limits on, and stops receivers so that everything they stored is known before a graceful stop goes on.
+ */
+public final class ReceiverTracker {
+    private static final Logger LOG = LoggerFactory.getLogger(ReceiverTracker.class);
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+    private final JavaSparkContext sc;
+    private final ListenerBus listeners;
+    private final Clock clock;
+    private final SourceSettings settings;
+    private final String name = "sluice-receiver-tracker-" + INSTANCES.incrementAndGet();
+    private final List<ReceiverStream> streams = new ArrayList<>();
+    private final Map<Integer, Thread> jobs = new ConcurrentHashMap<>();
+    /** Block ids start with the registration's generation: unique in this driver, across contexts and restarts. */
+    private static final AtomicInteger GENERATIONS = new AtomicInteger();
+    private volatile boolean stopping;
+    private RpcEndpointRef endpoint;
+
+    public ReceiverTracker(JavaSparkContext sc, ListenerBus listeners, Clock clock, SourceSettings settings) {
+        this.sc = sc;
+        this.listeners = listeners;
+        this.clock = clock;
+        this.settings = settings;
+    }
+
+    /** Adds a receiver stream before start; returns its state, which the input operator reads blocks from. */
+    public synchronized <T> ReceiverStream register(Receiver<T> receiver, String source) {
+        ReceiverStream s = new ReceiverStream(streams.size(), source, receiver, settings.receiverMaxRate(),
+                settings.startRate(settings.receiverMaxRate()));
+        streams.add(s);
+        return s;
+    }
+
+    public synchronized List<ReceiverStream> streams() {
+        return List.copyOf(streams);
+    }
+
+    public void start() {
+        if (streams.isEmpty()) {
+            return;
+        }
+        endpoint = Endpoint.setUp(name, this::onMessage, this::onAsk);
+        for (ReceiverStream s : streams()) {
+            Thread t = new Thread(() -> runReceiverJob(s), "sluice-receiver-job-" + s.streamId());
+            t.setDaemon(true);
+            jobs.put(s.streamId(), t);
+            t.start();
+        }
+    }
+
+    /**
+     * Stops every receiver and waits (up to {@code timeout}) until each has stored and reported what it
+     * received; then cancels what did not stop in time.
+     */
+    public void stop(Duration timeout) {
+        stopping = true;
+        if (endpoint == null) {
+            return;
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (ReceiverStream s : streams()) {
+            RpcEndpointRef supervisor = s.supervisor();
+            if (supervisor != null) {
+                try {
+                    Endpoint.ask(supervisor, new Messages.Stop(), Boolean.class);
+                } catch (Exception e) { // a receiver that stopped by itself has no endpoint any more
+                    LOG.warn("{} did not confirm its stop", s.source(), e);
+                }
+            }
+        }
+        for (ReceiverStream s : streams()) {
+            Thread t = jobs.get(s.streamId());
+            try {
+                t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (t.isAlive()) {
+                LOG.warn("{} did not stop within {}; cancelling its job", s.source(), timeout);
+                sc.cancelJobGroup(jobGroup(s));
+            }
+        }
+        Endpoint.tearDown(endpoint);
+    }
+
+    /** Whether some receiver stored blocks no batch has taken yet. */
+    public boolean hasUnallocatedBlocks() {
+        for (ReceiverStream s : streams()) {
+            if (s.hasUnallocated()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Sets the rate limit of one stream's receiver (backpressure); 0 means unlimited. */
+    public void updateRate(ReceiverStream s, long rate) {
+        s.rate(rate);
+        RpcEndpointRef supervisor = s.supervisor();
+        if (supervisor != null) {
+            supervisor.send(new Messages.UpdateRate(rate));
+        }
+    }
+
+    private void runReceiverJob(ReceiverStream s) {
+        ReceiverSpec spec = new ReceiverSpec(s.streamId(), s.source(), name, storageLevel(s.receiver()), settings);
+        VoidFunction<java.util.Iterator<Integer>> body = receiverTask(s.receiver(), spec);
+        int attempt = 0;
+        while (!stopping && !s.finished()) {
+            sc.setJobGroup(jobGroup(s), "receiver of " + s.source(), true);
+            try {
+                sc.parallelize(List.of(attempt++), 1).foreachPartition(body);
+            } catch (RuntimeException e) {
+                if (!stopping) {
+                    LOG.warn("The job running {} failed; relaunching it", s.source(), e);
+                    post(s, "error", "the receiver's task failed, relaunching it: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** Built in a static method so the task captures only the receiver and its spec. */
+    private static <T> VoidFunction<java.util.Iterator<Integer>> receiverTask(Receiver<T> receiver, ReceiverSpec spec) {
+        return ignored -> ReceiverSupervisor.run(receiver, spec);
+    }
+
+    /**
+     * A local master has a single block manager, so a replicated level could only warn on every block: keep one
+     * copy there. On a cluster the receiver's level stands.
+     */
+    private StorageLevel storageLevel(Receiver<?> receiver) {
+        StorageLevel level = receiver.storageLevel();
+        if (sc.isLocal() && level.replication() > 1) {
+            return StorageLevel.apply(level.useDisk(), level.useMemory(), level.useOffHeap(), level.deserialized(), 1);
+        }
+        return level;
+    }
+
+    private String jobGroup(ReceiverStream s) {
+        return name + "-stream-" + s.streamId();
+    }
+
+    private ReceiverStream stream(int id) {
+        synchronized (this) {
+            return streams.get(id);
+        }
+    }
+
+    private void onMessage(Object message) {
+        if (message instanceof Messages.Event m) {
+            ReceiverStream s = stream(m.streamId());
+            if (m.kind().equals("reconnected")) {
+                s.reconnected();
+            } else if (m.kind().equals("stopped")) {
+                s.finish(null);
+            }
+            post(s, m.kind(), m.message());
+        } else if (message instanceof Messages.Failed m) {
+            ReceiverStream s = stream(m.streamId());
+            s.finish(m.message());
+            LOG.error("{} stopped: {}", s.source(), m.message());
+            post(s, "error", m.message());
+        }
+    }
+
+    private void onAsk(Object message, RpcCallContext context) {
+        if (message instanceof Messages.Register m) {
+            ReceiverStream s = stream(m.streamId());
+            if (stopping || s.finished()) {
+                context.reply(new Messages.Registered(false, 0, 0));
+                return;
+            }
+            s.supervisor(m.supervisor());
+            context.reply(new Messages.Registered(true, GENERATIONS.incrementAndGet(), s.rate()));
+        } else if (message instanceof Messages.AddBlock m) {
+            stream(m.streamId()).add(new ReceivedBlock(m.uniqueId(), m.records(), m.skipped(), m.walRecord()));
+            context.reply(Boolean.TRUE);
+        } else {
+            context.sendFailure(new IllegalArgumentException("unexpected message " + message));
+        }
+    }
+
+    private void post(ReceiverStream s, String kind, String message) {
+        listeners.post(new StreamingListener.ReceiverEvent(s.source(), kind, message, clock.millis()));
+    }
+
+    /** For diagnostics: the batch a block was allocated to is decided by {@link ReceiverStream#allocate(Time)}. */
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,27 @@
+package io.sluice.dstream;
+
+import io.sluice.dstream.internal.source.receiver.ReceiverInputOperator;
+import io.sluice.dstream.internal.source.receiver.ReceiverStream;
+import java.time.Duration;
+
+/** Test access to a receiver stream's driver-side state (records received so far, reconnects, failure). */
+final class SourcesTesting {
+    static final Duration WAIT = Duration.ofSeconds(60);
+
+    private SourcesTesting() {
+    }
+
+    static ReceiverStream receiverOf(DStream<?> stream) {
+        return ((ReceiverInputOperator<?>) stream.operator()).stream();
+    }
+
+    /** Waits until the receiver reported {@code records} good and {@code skipped} bad records in all. */
+    static void awaitReceived(DStream<?> stream, long records, long skipped) throws InterruptedException {
+        ReceiverStream s = receiverOf(stream);
+        if (!s.awaitReceived(records, skipped, WAIT)) {
+            throw new AssertionError(s.source() + " reported " + s.received() + " records and " + s.skipped()
+                    + " skipped, not " + records + " and " + skipped + (s.failure() == null ? "" : "; it failed: "
+                    + s.failure()));
+        }
+    }
+}
