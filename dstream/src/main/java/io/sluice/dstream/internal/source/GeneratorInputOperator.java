@@ -52,7 +52,7 @@ public final class GeneratorInputOperator extends InputOperator<String> {
      * The records of one partition. Static on purpose: an anonymous class created in the task's lambda would
      * capture this operator (javac 17 keeps the outer instance), and the operator does not serialize.
      */
-    private static Iterator<String> words(long batch, int partition, long count, int keys, long seed) {
+    static Iterator<String> words(long batch, int partition, long count, int keys, long seed) {
         return new Iterator<String>() {
             private long i;
 

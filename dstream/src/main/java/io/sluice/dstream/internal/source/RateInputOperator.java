@@ -6,9 +6,7 @@ import io.sluice.dstream.internal.source.rate.BatchCounts;
 import io.sluice.dstream.internal.source.rate.RateLimitedSource;
 import io.sluice.rdd.Time;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaRDD;
@@ -53,25 +51,9 @@ public final class RateInputOperator extends InputOperator<String> implements Ra
         long s = seed;
         List<Integer> ids = new ArrayList<>();
         IntStream.range(0, partitions).forEach(ids::add);
-        return Optional.of(graph().sparkContext().parallelize(ids, partitions).mapPartitionsWithIndex((p, it) -> {
-            long count = perPartition + (p < remainder ? 1 : 0);
-            return new Iterator<String>() {
-                private long i;
-
-                @Override
-                public boolean hasNext() {
-                    return i < count;
-                }
-
-                @Override
-                public String next() {
-                    if (i >= count) {
-                        throw new NoSuchElementException();
-                    }
-                    return WordRecords.word(batch, p, i++, keyCount, s);
-                }
-            };
-        }, true));
+        return Optional.of(graph().sparkContext().parallelize(ids, partitions).mapPartitionsWithIndex(
+                (p, it) -> GeneratorInputOperator.words(batch, p, perPartition + (p < remainder ? 1 : 0), keyCount, s),
+                true));
     }
 
     @Override

@@ -1,0 +1,164 @@
+package io.sluice.dstream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.dstream.internal.source.SourceSettings;
+import io.sluice.dstream.scheduler.BatchInfo;
+import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.dstream.testing.SharedSpark;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Backpressure against a sink that becomes 4× slower mid-run, in virtual time: deterministic, and no sleeping.
+ *
+ * <p>The design. Everything runs on a {@link ManualClock} with a 1 s batch interval, and only two parties move
+ * it: the sink, which "processes" a batch by advancing the clock by the batch's records × a per-record cost
+ * (0.04 ms, so 25,000 records/s; 0.16 ms, i.e. 6,250 records/s, from batch time 10 s on), and the test, which moves
+ * it to the next batch time only when the system is idle. The source is the engine's rate stream: each batch
+ * holds exactly rate × interval records, the rate being 10,000/s or what the PID controller set. So a batch's
+ * processing delay is its cost, and when the sink runs past batch boundaries, those batches are generated while
+ * it runs and wait, which is a real scheduling delay measured on the same clock.
+ *
+ * <p>What makes it deterministic: (1) when the sink advances the clock past boundaries, it waits until the
+ * scheduler has submitted those batches before it returns, so batch generation and job completion interleave
+ * in one fixed order; (2) before it starts, the sink waits until the previous batch's completion was delivered
+ * to listeners; the rate controller is registered at start, before this test's listener, so by then the rate
+ * it computed is in force; (3) the test advances the clock only when every submitted batch has completed. The
+ * rate a batch gets is therefore a function of the earlier batches alone, whatever the threads' timing.
+ *
+ * <p>The numbers: the source offers 10,000 records/s, 1.6 times what the slow sink takes. Any controller reacts
+ * only after the first slow batch completed, and the batch generated meanwhile still has the old rate; with
+ * this margin the delay stays under two intervals while the rate comes down. (At an offered load of twice the
+ * slow capacity, the first two slow batches alone would add 2 s of delay before any feedback could arrive.)
+ */
+class BackpressureTest {
+    private static final long INTERVAL = 1000;
+    private static final long OFFERED_RATE = 10_000;
+    private static final long FAST_NANOS_PER_RECORD = 40_000;
+    private static final long SLOW_NANOS_PER_RECORD = 160_000;
+    /** What the slow sink can take: 1 s / 0.16 ms. */
+    private static final double SLOW_CAPACITY = 6_250;
+    private static final long SLOWDOWN_AT = 10_000;
+    private static final int BATCHES = 40;
+
+    /** Listener state the sink and the test wait on. */
+    private static final class Progress implements StreamingListener {
+        final TreeMap<Long, BatchInfo> completed = new TreeMap<>();
+        long submitted;
+        long newestSubmitted = Long.MIN_VALUE;
+
+        @Override
+        public synchronized void onBatchSubmitted(BatchSubmitted e) {
+            submitted++;
+            newestSubmitted = Math.max(newestSubmitted, e.batchInfo().batchTime().milliseconds());
+            notifyAll();
+        }
+
+        @Override
+        public synchronized void onBatchCompleted(BatchCompleted e) {
+            completed.put(e.batchInfo().batchTime().milliseconds(), e.batchInfo());
+            notifyAll();
+        }
+
+        synchronized void awaitSubmittedUpTo(long time) throws InterruptedException {
+            while (newestSubmitted < time) {
+                waitABit();
+            }
+        }
+
+        synchronized void awaitCompleted(long time) throws InterruptedException {
+            while (!completed.containsKey(time)) {
+                waitABit();
+            }
+        }
+
+        /** Until every submitted batch completed, or enough batches did (without backpressure it never idles). */
+        synchronized void awaitIdle() throws InterruptedException {
+            while (completed.size() < submitted && completed.size() < BATCHES) {
+                waitABit();
+            }
+        }
+
+        private void waitABit() throws InterruptedException {
+            long before = System.nanoTime();
+            wait(60_000);
+            if (System.nanoTime() - before >= 60_000_000_000L) {
+                throw new AssertionError("no progress within 60 s; completed " + completed.keySet());
+            }
+        }
+    }
+
+    private static List<BatchInfo> run(boolean backpressure) throws Exception {
+        ManualClock clock = new ManualClock();
+        StreamingContext ssc = StreamingContext.create(SharedSpark.context(), Duration.ofMillis(INTERVAL), clock);
+        ssc.conf(SourceSettings.BACKPRESSURE, String.valueOf(backpressure));
+        Progress progress = new Progress();
+        ssc.rateStream(OFFERED_RATE, 100, 7).foreachRDD((rdd, time) -> {
+            long t = time.milliseconds();
+            if (t > INTERVAL) {
+                progress.awaitCompleted(t - INTERVAL);
+            }
+            long cost = t >= SLOWDOWN_AT ? SLOW_NANOS_PER_RECORD : FAST_NANOS_PER_RECORD;
+            clock.advance(Duration.ofNanos(rdd.count() * cost).truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+            progress.awaitSubmittedUpTo(Math.floorDiv(clock.millis(), INTERVAL) * INTERVAL);
+        });
+        ssc.start();
+        ssc.addStreamingListener(progress); // after start: the rate controller hears of each batch first
+        try {
+            while (true) {
+                progress.awaitIdle();
+                synchronized (progress) {
+                    if (progress.completed.size() >= BATCHES) {
+                        break;
+                    }
+                }
+                clock.setTime(Math.floorDiv(clock.millis(), INTERVAL) * INTERVAL + INTERVAL);
+                progress.awaitSubmittedUpTo(Math.floorDiv(clock.millis(), INTERVAL) * INTERVAL);
+            }
+        } finally {
+            ssc.stop(false, false);
+        }
+        synchronized (progress) {
+            return new ArrayList<>(progress.completed.values()).subList(0, BATCHES);
+        }
+    }
+
+    private static void print(String title, List<BatchInfo> batches) {
+        StringBuilder table = new StringBuilder(title).append("\nbatch(s) records sched.delay(ms) processing(ms)\n");
+        for (BatchInfo b : batches) {
+            table.append(String.format("%8d %7d %14d %14d%n", b.batchTime().milliseconds() / 1000, b.numRecords(),
+                    b.schedulingDelay(), b.processingDelay()));
+        }
+        System.out.println(table);
+    }
+
+    @Test
+    void withBackpressureTheDelayStaysBoundedAndTheRateSettlesAtTheSinksCapacity() throws Exception {
+        List<BatchInfo> on = run(true);
+        print("backpressure on", on);
+        for (BatchInfo b : on) {
+            assertTrue(b.schedulingDelay() < 2 * INTERVAL, "batch " + b.batchTime() + " waited " + b.schedulingDelay()
+                    + " ms, not under 2 batch intervals");
+        }
+        double settled = on.subList(BATCHES - 10, BATCHES).stream().mapToLong(BatchInfo::numRecords).average()
+                .orElseThrow() * 1000.0 / INTERVAL;
+        assertTrue(settled > 0.8 * SLOW_CAPACITY && settled < 1.2 * SLOW_CAPACITY, "input rate settled at "
+                + settled + " records/s; the slow sink takes " + SLOW_CAPACITY + "/s");
+        assertEquals(OFFERED_RATE, on.get(5).numRecords(), "before the slowdown the source runs at its maximum");
+    }
+
+    @Test
+    void withoutBackpressureTheDelayGrows() throws Exception {
+        List<BatchInfo> off = run(false);
+        print("backpressure off", off);
+        long earlier = off.get(BATCHES - 10).schedulingDelay();
+        long last = off.get(BATCHES - 1).schedulingDelay();
+        assertTrue(last > earlier && last > 10 * INTERVAL, "delay went from " + earlier + " to " + last + " ms");
+        assertTrue(off.stream().allMatch(b -> b.numRecords() == OFFERED_RATE));
+    }
+}
