@@ -4,13 +4,18 @@ import static io.sluice.dstream.testing.Differential.Order.ORDERED;
 import static io.sluice.dstream.testing.Differential.Order.UNORDERED;
 import static io.sluice.dstream.testing.Differential.compare;
 import static io.sluice.dstream.testing.Differential.compare2;
+import static io.sluice.dstream.testing.Differential.compareIn;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.HashPartitioner;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.storage.StorageLevel;
 import org.junit.jupiter.api.Test;
+import java.util.Queue;
 import scala.Tuple2;
 
 /**
@@ -168,5 +173,47 @@ class DifferentialTest {
         compare2(LINES, OTHER, UNORDERED,
                 (a, b) -> a.mapToPair(DifferentialTest::split).cogroup(b.mapToPair(DifferentialTest::split), 3),
                 (a, b) -> a.mapToPair(DifferentialTest::split).cogroup(b.mapToPair(DifferentialTest::split), 3));
+    }
+    @Test
+    void contextUnionAndQueueStreamVariants() {
+        compareIn(LINES, OTHER, ORDERED,
+                (ctx, a, b) -> {
+                    Queue<JavaRDD<String>> all = new ArrayDeque<>(List.of(ctx.sparkContext().parallelize(List.of("q1")),
+                            ctx.sparkContext().parallelize(List.of("q2", "q3"), 3)));
+                    Queue<JavaRDD<String>> one = new ArrayDeque<>(List.of(ctx.sparkContext().parallelize(List.of("o1"))));
+                    Queue<JavaRDD<String>> none = new ArrayDeque<>();
+                    return ctx.union(a, b, a)
+                            .union(ctx.queueStream(all, false))
+                            .union(ctx.queueStream(one, true, ctx.sparkContext().parallelize(List.of("d1", "d2"), 1)))
+                            .union(ctx.queueStream(none).glom().map(p -> "partition of " + p.size()));
+                },
+                (ctx, a, b) -> {
+                    Queue<JavaRDD<String>> all = new ArrayDeque<>(List.of(ctx.sparkContext().parallelize(List.of("q1")),
+                            ctx.sparkContext().parallelize(List.of("q2", "q3"), 3)));
+                    Queue<JavaRDD<String>> one = new ArrayDeque<>(List.of(ctx.sparkContext().parallelize(List.of("o1"))));
+                    Queue<JavaRDD<String>> none = new ArrayDeque<>();
+                    return ctx.union(a, b, a)
+                            .union(ctx.queueStream(all, false))
+                            .union(ctx.queueStream(one, true, ctx.sparkContext().parallelize(List.of("d1", "d2"), 1)))
+                            .union(ctx.queueStream(none).glom().map(p -> "partition of " + p.size()));
+                });
+    }
+
+    private static JavaRDD<String> levelOf(JavaRDD<String> rdd) {
+        String level = rdd.getStorageLevel().description();
+        return rdd.map(x -> level);
+    }
+
+    @Test
+    void cacheAndPersistLevels() {
+        compare(LINES, ORDERED,
+                s -> s.map(x -> x).cache().transform(DifferentialTest::levelOf)
+                        .union(s.map(x -> x).persist().transform(DifferentialTest::levelOf))
+                        .union(s.map(x -> x).persist(StorageLevel.MEMORY_AND_DISK_2()).transform(DifferentialTest::levelOf))
+                        .union(s.map(x -> x).transform(DifferentialTest::levelOf)),
+                s -> s.map(x -> x).cache().transform(DifferentialTest::levelOf)
+                        .union(s.map(x -> x).persist().transform(DifferentialTest::levelOf))
+                        .union(s.map(x -> x).persist(StorageLevel.MEMORY_AND_DISK_2()).transform(DifferentialTest::levelOf))
+                        .union(s.map(x -> x).transform(DifferentialTest::levelOf)));
     }
 }

@@ -3,6 +3,7 @@ package io.sluice.dstream.testing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.dstream.DStream;
+import io.sluice.dstream.StreamingContext;
 import io.sluice.rdd.Time;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,7 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.apache.spark.streaming.api.java.JavaDStream;
 import org.apache.spark.streaming.api.java.JavaDStreamLike;
+import org.apache.spark.streaming.api.java.JavaStreamingContext;
 
 /**
  * Differential tests: one pipeline written twice, once on Sluice's API and once on Spark Streaming's (they
@@ -31,16 +33,35 @@ public final class Differential {
     public static <A, B, O> void compare2(List<List<A>> first, List<List<B>> second, Order order,
             BiFunction<DStream<A>, DStream<B>, DStream<O>> sluice,
             BiFunction<JavaDStream<A>, JavaDStream<B>, JavaDStreamLike<O, ?, ?>> spark) {
+        compareIn(first, second, order, (context, a, b) -> sluice.apply(a, b), (context, a, b) -> spark.apply(a, b));
+    }
+
+    /** A pipeline on Sluice that may also use its context (union of many, more input streams). */
+    @FunctionalInterface
+    public interface SluicePipeline<A, B, O> {
+        DStream<O> build(StreamingContext context, DStream<A> first, DStream<B> second);
+    }
+
+    /** The same pipeline on Spark Streaming. */
+    @FunctionalInterface
+    public interface SparkPipeline<A, B, O> {
+        JavaDStreamLike<O, ?, ?> build(JavaStreamingContext context, JavaDStream<A> first, JavaDStream<B> second);
+    }
+
+    /** The general form: two scripted inputs, and the pipelines see their context. */
+    public static <A, B, O> void compareIn(List<List<A>> first, List<List<B>> second, Order order,
+            SluicePipeline<A, B, O> sluice, SparkPipeline<A, B, O> spark) {
         int batches = Math.max(first.size(), second.size()) + 1; // one more: a batch past the input is empty
         Map<Time, List<O>> expected;
         try (SparkStreamingRun reference = new SparkStreamingRun(2)) {
-            Collected<O> out = reference.collect(spark.apply(reference.input(first), reference.input(second)));
+            Collected<O> out = reference.collect(spark.build(reference.context(), reference.input(first),
+                    reference.input(second)));
             reference.runBatches(batches);
             expected = new TreeMap<>(out.byTime());
         }
         Map<Time, List<O>> actual;
         try (StreamTester t = new StreamTester()) {
-            Collected<O> out = t.collect(sluice.apply(t.input(first), t.input(second)));
+            Collected<O> out = t.collect(sluice.build(t.context(), t.input(first), t.input(second)));
             t.runBatches(batches);
             actual = new TreeMap<>(out.byTime());
         }
