@@ -208,13 +208,22 @@ public class DStream<T> {
         return this;
     }
 
-    /** The RDDs of the batches in [from, to], oldest first (from the remembered ones, or computed). */
+    /**
+     * The RDDs of the batches in [from, to], oldest first (from the remembered ones, or computed). As in Spark
+     * Streaming, a time between two of this stream's batches stands for the batch before it.
+     */
     public List<JavaRDD<T>> slice(Time from, Time to) {
         if (context.getState() != StreamingContextState.ACTIVE) {
             throw new IllegalStateException("slice() needs a started context");
         }
-        Time start = from.minus(operator.slide());
-        return operator.slice(start, to);
+        return operator.slice(onSlideGrid(from).minus(operator.slide()), onSlideGrid(to));
+    }
+
+    /** The latest time of this stream's batch grid (zero time plus whole slides) that is not after {@code time}. */
+    private Time onSlideGrid(Time time) {
+        long zero = operator.zeroTime().milliseconds();
+        long slide = operator.slide().toMillis();
+        return new Time(zero + Math.floorDiv(time.milliseconds() - zero, slide) * slide);
     }
 
     /** This stream's RDD for one batch time, computing it if needed (empty when the time is not on the slide). */
