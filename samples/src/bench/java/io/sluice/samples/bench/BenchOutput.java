@@ -18,6 +18,11 @@ public final class BenchOutput {
         OUTPUTS.add(String.valueOf(batchOutput));
     }
 
+    /** Forgets what was recorded (tests run both sides in one JVM). */
+    static synchronized void clear() {
+        OUTPUTS.clear();
+    }
+
     /** The first {@code batches} outputs recorded, in batch order. */
     static synchronized List<String> first(int batches) {
         return List.copyOf(OUTPUTS.subList(0, Math.min(batches, OUTPUTS.size())));

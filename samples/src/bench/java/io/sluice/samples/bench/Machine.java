@@ -9,12 +9,13 @@ import java.time.format.DateTimeFormatter;
 import java.util.stream.Stream;
 
 /** Where and when a benchmark ran, as docs/performance.md records it. */
-record Machine(int cores, String cpu, String java, String date) {
+record Machine(int cores, String cpu, String java, String date, String load) {
     static Machine current() {
         return new Machine(Runtime.getRuntime().availableProcessors(), cpuModel(),
                 System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ", "
                         + System.getProperty("java.vendor") + ")",
-                ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")));
+                ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")),
+                loadAverage());
     }
 
     private static String cpuModel() {
@@ -26,8 +27,17 @@ record Machine(int cores, String cpu, String java, String date) {
         }
     }
 
+    /** The 1-minute load average when the run started: the machine is shared, and this says how busy it was. */
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
+    }
+
     @Override
     public String toString() {
-        return cores + " cores, " + cpu + ", Java " + java + ", " + date;
+        return cores + " cores, " + cpu + ", Java " + java + ", " + date + ", load " + load;
     }
 }

@@ -56,7 +56,7 @@ class WorkloadsTest {
         Path file = dir.resolve("docs/performance.md");
         Workload w0 = Workloads.byId("W0");
         Workload w1 = Workloads.byId("W1");
-        Machine machine = new Machine(2, "Test CPU", "17", "2026-01-01 00:00 UTC");
+        Machine machine = new Machine(2, "Test CPU", "17", "2026-01-01 00:00 UTC", "0.5");
         PerformanceReport.update(file, List.of(
                 new Row(w0, new Measurement(20, "d", ""), new Measurement(60, "d", "")),
                 new Row(w1, new Measurement(900_000, "d", ""), new Measurement(600_000, "d", ""))), machine);
