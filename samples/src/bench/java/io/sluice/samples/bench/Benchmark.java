@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs the selected workloads on Sluice and on Spark Streaming, each side in its own forked JVM with the same
@@ -67,28 +69,41 @@ public final class Benchmark {
         Path log = logs.resolve(w.id() + "-" + side.name().toLowerCase() + ".log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         process.getOutputStream().close();
-        Measurement result = null;
+        AtomicReference<Measurement> result = new AtomicReference<>();
+        Thread reader = new Thread(() -> copyOutput(process, log, result), "bench-output-" + w.id());
+        reader.start();
+        long limit = settings.interval().multipliedBy(settings.batches() + 20L).toSeconds() + 180;
+        if (!process.waitFor(limit, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+            reader.join();
+            throw new IllegalStateException(w.id() + " on " + side.label() + " did not finish within " + limit
+                    + " s; its output is in " + log);
+        }
+        reader.join();
+        if (process.exitValue() != 0 || result.get() == null) {
+            throw new IllegalStateException(w.id() + " on " + side.label() + " failed (exit " + process.exitValue()
+                    + "); its output is in " + log);
+        }
+        Measurement m = result.get();
+        System.out.println(w.id() + " on " + side.label() + ": " + w.figure().format(m.value()) + " ("
+                + m.detail() + "; " + m.outputDigest() + ")");
+        return m;
+    }
+
+    /** Copies the forked JVM's output to its log, keeping the measurement line. */
+    private static void copyOutput(Process process, Path log, AtomicReference<Measurement> result) {
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.UTF_8)); PrintWriter copy = new PrintWriter(Files.newBufferedWriter(log))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 copy.println(line);
                 Measurement m = Measurement.parse(line);
                 if (m != null) {
-                    result = m;
+                    result.set(m);
                 }
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException("copying benchmark output to " + log, e);
         }
-        long limit = settings.interval().multipliedBy(settings.batches() + 20L).toSeconds() + 180;
-        if (!process.waitFor(limit, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-        }
-        if (process.exitValue() != 0 || result == null) {
-            throw new IllegalStateException(w.id() + " on " + side.label() + " failed (exit " + process.exitValue()
-                    + "); its output is in " + log);
-        }
-        System.out.println(w.id() + " on " + side.label() + ": " + w.figure().format(result.value()) + " ("
-                + result.detail() + "; " + result.outputDigest() + ")");
-        return result;
     }
 
     static void printTable(List<Row> rows) {

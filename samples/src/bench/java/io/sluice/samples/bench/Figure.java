@@ -1,5 +1,7 @@
 package io.sluice.samples.bench;
 
+import java.util.Locale;
+
 /**
  * What a workload's figure measures and which way is better. The ratio is always Sluice's figure divided by
  * Spark Streaming's; a workload passes when the ratio is at least its target (higher is better) or at most its
@@ -37,8 +39,8 @@ public record Figure(String name, String unit, boolean higherIsBetter) {
     /** A figure as a table shows it: throughput in k records/s, the rest in its unit. */
     public String format(double value) {
         if (this.equals(THROUGHPUT)) {
-            return String.format("%,.0f k records/s", value / 1000);
+            return String.format(Locale.ROOT, "%,.0f k records/s", value / 1000);
         }
-        return String.format(value >= 100 ? "%,.0f %s" : "%.1f %s", value, unit);
+        return String.format(Locale.ROOT, value >= 100 ? "%,.0f %s" : "%.1f %s", value, unit);
     }
 }

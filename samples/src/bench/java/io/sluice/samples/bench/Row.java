@@ -1,5 +1,7 @@
 package io.sluice.samples.bench;
 
+import java.util.Locale;
+
 /** One workload's result: both sides' figures, their ratio and whether it meets the target. */
 record Row(Workload workload, Measurement sluice, Measurement sparkStreaming) {
     double ratio() {
@@ -22,7 +24,7 @@ record Row(Workload workload, Measurement sluice, Measurement sparkStreaming) {
     String[] cells() {
         Figure f = workload.figure();
         return new String[] {workload.id(), workload.description(), f.name(), f.format(sluice.value()),
-            f.format(sparkStreaming.value()), String.format("%.2f×", ratio()), f.describeTarget(workload.target()),
+            f.format(sparkStreaming.value()), String.format(Locale.ROOT, "%.2f×", ratio()), f.describeTarget(workload.target()),
             result()};
     }
 }

@@ -2,6 +2,7 @@ package io.sluice.samples.bench;
 
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.scheduler.BatchInfo;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,11 +10,13 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.stream.Stream;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -33,24 +36,30 @@ public final class StandardRun {
     }
 
     public static Measurement run(BatchWorkload workload, Side side, BenchSettings settings) throws Exception {
+        if (!workload.figure().equals(Figure.THROUGHPUT) && !workload.figure().equals(Figure.MS_PER_BATCH)) {
+            throw new IllegalStateException(workload.id() + ": a batch workload's figure is throughput or ms per "
+                    + "batch; measure other figures in the workload's own run()");
+        }
         BatchTimes times = new BatchTimes(settings.batches());
         Map<String, String> conf = sparkSettings(settings, workload.id() + "-" + side.name().toLowerCase());
         Duration timeout = settings.interval().multipliedBy(settings.batches() + 10L).plusMinutes(2);
         Path checkpoints = workload.needsCheckpointDirectory() ? Files.createTempDirectory("sluice-bench-") : null;
-        if (side == Side.SLUICE) {
-            runOnSluice(workload, settings, conf, checkpoints, times, timeout);
-        } else {
-            runOnSparkStreaming(workload, settings, conf, checkpoints, times, timeout);
+        try {
+            if (side == Side.SLUICE) {
+                runOnSluice(workload, settings, conf, checkpoints, times, timeout);
+            } else {
+                runOnSparkStreaming(workload, settings, conf, checkpoints, times, timeout);
+            }
+        } finally {
+            if (checkpoints != null) {
+                deleteRecursively(checkpoints);
+            }
         }
         List<Long> counted = times.counted(settings.warmup(), settings.batches());
         double medianMs = BatchTimes.median(counted);
         double value = workload.figure().equals(Figure.THROUGHPUT)
                 ? workload.recordsPerBatch() / (Math.max(medianMs, 1.0) / 1000.0)
                 : medianMs;
-        if (!workload.figure().equals(Figure.THROUGHPUT) && !workload.figure().equals(Figure.MS_PER_BATCH)) {
-            throw new IllegalStateException(workload.id() + ": a batch workload's figure is throughput or ms per "
-                    + "batch; measure other figures in the workload's own run()");
-        }
         String detail = "median " + medianMs + " ms over " + counted.size() + " counted batches " + counted;
         return new Measurement(value, digest(BenchOutput.first(settings.batches())), detail);
     }
@@ -132,6 +141,14 @@ public final class StandardRun {
     private static List<JavaRDD<String>> input(JavaSparkContext sc, BatchWorkload workload, BenchSettings settings) {
         return BenchRecords.batches(sc, settings.batches(), settings.inputPartitions(), workload.recordsPerBatch(),
                 workload.keys());
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
     /** Short and comparable: the number of outputs and a hash of all of them. */
