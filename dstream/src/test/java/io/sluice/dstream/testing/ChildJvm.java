@@ -1,0 +1,134 @@
+package io.sluice.dstream.testing;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A main class of the test sources run in its own JVM, on the test JVM's class path: for tests that kill a
+ * driver with {@code kill -9}. Its standard output is read line by line (tests wait on progress lines, never
+ * on time); its standard error goes to a log file that failures quote.
+ */
+public final class ChildJvm implements AutoCloseable {
+    /** What Spark needs on Java 17. */
+    public static final List<String> ADD_OPENS = List.of(
+            "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
+            "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+            "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED");
+    private static final String END = "\u0000end";
+
+    private final Process process;
+    private final Path log;
+    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final List<String> seen = new ArrayList<>();
+
+    private ChildJvm(Process process, Path log) {
+        this.process = process;
+        this.log = log;
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    lines.add(line);
+                }
+            } catch (IOException e) {
+                // the process was killed
+            } finally {
+                lines.add(END);
+            }
+        }, "child-jvm-reader");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /** Starts {@code main} with {@code args}; JVM flags for a small, quickly starting driver. */
+    public static ChildJvm start(Class<?> main, List<String> jvmFlags, List<String> args, Path log) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ADD_OPENS);
+        command.addAll(jvmFlags);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(main.getName());
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(log.toFile());
+        builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+        return new ChildJvm(builder.start(), log);
+    }
+
+    /** Blocks until the child prints a line matching {@code wanted} (returned), failing if it exits first. */
+    public String awaitLine(Predicate<String> wanted, long timeoutSeconds) throws InterruptedException {
+        while (true) {
+            String line = lines.poll(timeoutSeconds, TimeUnit.SECONDS);
+            if (line == null) {
+                throw new AssertionError("the child printed nothing expected for " + timeoutSeconds + " s; "
+                        + diagnostics());
+            }
+            if (line.equals(END)) {
+                lines.add(END);
+                throw new AssertionError("the child ended before printing what was expected; " + diagnostics());
+            }
+            seen.add(line);
+            if (wanted.test(line)) {
+                return line;
+            }
+        }
+    }
+
+    /** Waits for the child to exit by itself and returns its exit code. */
+    public int awaitExit(long timeoutSeconds) throws InterruptedException {
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            throw new AssertionError("the child did not exit within " + timeoutSeconds + " s; " + diagnostics());
+        }
+        return process.exitValue();
+    }
+
+    /** {@code kill -9}: no shutdown hook, no flush, no goodbye. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor();
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public ProcessHandle handle() {
+        return process.toHandle();
+    }
+
+    /** Every line read so far. */
+    public List<String> seen() {
+        return List.copyOf(seen);
+    }
+
+    public String diagnostics() {
+        String tail;
+        try {
+            List<String> all = Files.readAllLines(log);
+            tail = String.join("\n", all.subList(Math.max(0, all.size() - 40), all.size()));
+        } catch (IOException e) {
+            tail = "(no log: " + e + ")";
+        }
+        return "last lines read: " + seen.subList(Math.max(0, seen.size() - 10), seen.size())
+                + "\n--- stderr tail (" + log + ") ---\n" + tail;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+}
