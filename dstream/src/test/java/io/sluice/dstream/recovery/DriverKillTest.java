@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DriverKillTest {
     private static final long SEED = 20261202L;
     private static final int KILLS = 10;
-    private static final long INTERVAL_MS = 250;
+    private static final long INTERVAL_MS = WordCountApp.INTERVAL.toMillis();
     private static final List<String> JVM = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
             "-Dspark.ui.enabled=false");
 
@@ -42,8 +42,8 @@ class DriverKillTest {
         List<String> kills = new ArrayList<>();
         for (int run = 0; run <= KILLS; run++) {
             boolean last = run == KILLS;
-            List<String> args = List.of(checkpoint.toString(), out.toString(), String.valueOf(INTERVAL_MS),
-                    last ? "4" : "0");
+            List<String> args = List.of(checkpoint.toString(), out.toString(), last ? "4" : "0",
+                    String.valueOf(random.nextInt(3)));
             try (ChildJvm driver = ChildJvm.start(WordCountApp.class, JVM, args, dir.resolve("driver-" + run + ".log"))) {
                 String recovered = driver.awaitLine(l -> l.startsWith("recovered "), 120);
                 if (run > 0) {

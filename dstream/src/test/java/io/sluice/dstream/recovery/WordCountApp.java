@@ -1,5 +1,6 @@
 package io.sluice.dstream.recovery;
 
+import io.sluice.dstream.ManualClock;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.scheduler.StreamingListener;
 import java.time.Duration;
@@ -11,14 +12,20 @@ import scala.Tuple2;
  * batch's counts saved as text files, restarted with getOrCreate. It prints its progress on standard output
  * ("submitted t", "output t", "completed t") so that the test can kill it at chosen points.
  *
- * <p>Arguments: checkpoint directory, output directory, batch interval in ms, and how many batches to
- * complete before stopping gracefully (0: run until killed).
+ * <p>Time is virtual and runs as fast as the batches: the clock moves to the next batch as soon as one
+ * completes (a fast-forward replay), so a test crashes many batches' worth of driver in seconds. A restart
+ * moves the clock {@code jump} intervals past the recovered checkpoint's next batch, to make the driver miss
+ * batches "while it was down".
+ *
+ * <p>Arguments: checkpoint directory, output directory, how many batches to complete before stopping
+ * gracefully (0: run until killed), jump.
  */
 public final class WordCountApp {
     static final long RECORDS = 200;
     static final int KEYS = 40;
     static final long SEED = 7;
     static final int PARTITIONS = 2;
+    static final Duration INTERVAL = Duration.ofSeconds(1);
 
     private WordCountApp() {
     }
@@ -26,15 +33,19 @@ public final class WordCountApp {
     public static void main(String[] args) throws Exception {
         String checkpoint = args[0];
         String out = args[1];
-        Duration interval = Duration.ofMillis(Long.parseLong(args[2]));
-        int stopAfter = Integer.parseInt(args[3]);
+        int stopAfter = Integer.parseInt(args[2]);
+        int jump = Integer.parseInt(args[3]);
+        ManualClock clock = new ManualClock();
         StreamingContext context = StreamingContext.getOrCreate(checkpoint, () -> {
             StreamingContext c = StreamingContext.builder().master("local[2]").appName("word-count-kill-test")
-                    .batchInterval(interval)
+                    .batchInterval(INTERVAL)
+                    .clock(clock)
                     .conf("spark.ui.enabled", "false")
                     .conf("spark.default.parallelism", "2")
                     .conf("spark.driver.host", "127.0.0.1")
                     .conf("spark.driver.bindAddress", "127.0.0.1")
+                    // The last run stops gracefully while catching up on the batches missed while it was down.
+                    .conf(StreamingContext.GRACEFUL_STOP_TIMEOUT, "120s")
                     .build();
             c.sparkContext().setLogLevel("WARN");
             c.generatorStream(RECORDS, KEYS, SEED, PARTITIONS)
@@ -57,12 +68,19 @@ public final class WordCountApp {
 
             @Override
             public void onBatchCompleted(BatchCompleted event) {
-                say("completed " + event.batchInfo().batchTime().milliseconds());
+                long t = event.batchInfo().batchTime().milliseconds();
+                say("completed " + t);
+                if (clock.millis() < t + INTERVAL.toMillis()) {
+                    clock.setTime(t + INTERVAL.toMillis());
+                }
                 done.countDown();
             }
         });
         say("recovered " + context.recoveredBatch().map(t -> String.valueOf(t.milliseconds())).orElse("none"));
+        long resume = context.recoveredBatch().map(t -> t.milliseconds() + INTERVAL.toMillis()).orElse(0L);
+        clock.setTime(resume + jump * INTERVAL.toMillis());
         context.start();
+        clock.advance(INTERVAL);
         if (stopAfter > 0) {
             done.await();
             context.stop(true, true);
