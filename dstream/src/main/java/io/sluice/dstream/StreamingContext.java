@@ -415,7 +415,7 @@ public final class StreamingContext {
                     if (recovery == null) { // checkpoint(dir) without getOrCreate: record progress, recover nothing
                         recovery = Recovery.open(checkpointDirectory, sc, recoverySettings(), false);
                     }
-                    Recovery.Start start = recovery.start(graph, new Time(clock.millis()), recoverySettings(), List.of());
+                    Recovery.Start start = recovery.start(graph, new Time(clock.millis()), recoverySettings());
                     rerun = start.rerun();
                     first = start.firstTimerBatch();
                     checkpointWriter = start.writer();

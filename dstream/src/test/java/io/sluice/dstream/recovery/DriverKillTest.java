@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Crashes a driver with {@code kill -9} at random points (seeded) and restarts it with getOrCreate each time:
- * every batch's output exists exactly once and equals what a failure-free run writes, which for the
- * generator source is a function of the batch time alone.
+ * every batch's output (its word counts, and the running totals' state after it) exists exactly once and
+ * equals what a failure-free run writes, which for the generator source is a function of the batch times.
  */
 class DriverKillTest {
     private static final long SEED = 20261202L;
@@ -35,7 +35,7 @@ class DriverKillTest {
     Path dir;
 
     @Test
-    void killedAtTenRandomPointsTheOutputEqualsAFailureFreeRun() throws Exception {
+    void killedAtTenRandomPointsTheOutputAndStateEqualAFailureFreeRun() throws Exception {
         Random random = new Random(SEED);
         Path checkpoint = dir.resolve("checkpoint");
         Path out = dir.resolve("out");
@@ -60,7 +60,7 @@ class DriverKillTest {
                         driver.awaitLine(l -> l.startsWith("completed "), 120);
                     }
                 }
-                int events = 1 + random.nextInt(12);
+                int events = 1 + random.nextInt(40); // about five events a batch
                 String at = "";
                 for (int i = 0; i < events; i++) {
                     at = driver.awaitLine(l -> l.startsWith("submitted ") || l.startsWith("output ")
@@ -73,15 +73,22 @@ class DriverKillTest {
         assertEquals(KILLS, kills.size());
         System.out.println("driver kill test: killed after " + kills);
         assertOutputIsExactlyOnce(checkpoint, out);
+        String newest = listNames(checkpoint.resolve("progress")).stream().filter(n -> n.startsWith("checkpoint-"))
+                .reduce((a, b) -> b).orElseThrow();
+        String text = Files.readString(checkpoint.resolve("progress").resolve(newest));
+        assertTrue(text.contains("\nstate totals mapWithState "), "the state is checkpointed: " + text);
+        System.out.println("driver kill test: the last checkpoint\n" + text);
     }
 
     private void assertOutputIsExactlyOnce(Path checkpoint, Path out) throws IOException {
         long zero = zeroTime(checkpoint);
         TreeSet<Long> batches = new TreeSet<>();
         for (String name : listNames(out)) {
-            assertTrue(name.startsWith("counts-") && name.endsWith(".txt"),
+            assertTrue((name.startsWith("counts-") || name.startsWith("state-")) && name.endsWith(".txt"),
                     "only committed batch directories remain, found " + name);
-            batches.add(Long.parseLong(name.substring("counts-".length(), name.length() - 4)));
+            if (name.startsWith("counts-")) {
+                batches.add(Long.parseLong(name.substring("counts-".length(), name.length() - 4)));
+            }
         }
         long last = batches.last();
         TreeSet<Long> expected = new TreeSet<>();
@@ -89,8 +96,13 @@ class DriverKillTest {
             expected.add(t);
         }
         assertEquals(expected, batches, "one output directory per batch, none missing");
+        assertEquals(2 * expected.size(), listNames(out).size(), "and one state directory per batch");
+        Map<String, Long> totals = new TreeMap<>();
         for (long t : batches) {
-            assertEquals(expectedCounts(t), readCounts(out.resolve("counts-" + t + ".txt")), "batch " + t);
+            Map<String, Long> counts = expectedCounts(t);
+            assertEquals(counts, readCounts(out.resolve("counts-" + t + ".txt")), "counts of batch " + t);
+            totals = new TreeMap<>(sum(totals, counts));
+            assertEquals(totals, readCounts(out.resolve("state-" + t + ".txt")), "state after batch " + t);
         }
     }
 

@@ -1,7 +1,11 @@
 package io.sluice.dstream.recovery;
 
 import io.sluice.dstream.ManualClock;
+import io.sluice.dstream.PairDStream;
 import io.sluice.dstream.StreamingContext;
+import io.sluice.state.State;
+import io.sluice.state.StateSpec;
+import org.apache.spark.api.java.Optional;
 import io.sluice.dstream.scheduler.StreamingListener;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -9,7 +13,8 @@ import scala.Tuple2;
 
 /**
  * The application the driver kill test crashes: a word count over the replayable generator source, each
- * batch's counts saved as text files, restarted with getOrCreate. It prints its progress on standard output
+ * batch's counts and the running totals (mapWithState, whose state snapshot is saved after every batch)
+ * saved as text files, restarted with getOrCreate. It prints its progress on standard output
  * ("submitted t", "output t", "completed t") so that the test can kill it at chosen points.
  *
  * <p>Time is virtual and runs as fast as the batches: the clock moves to the next batch as soon as one
@@ -26,6 +31,8 @@ public final class WordCountApp {
     static final long SEED = 7;
     static final int PARTITIONS = 2;
     static final Duration INTERVAL = Duration.ofSeconds(1);
+    /** Often, so that crashes land between state checkpoints, on them, and on delta chains. */
+    static final int STATE_CHECKPOINT_BATCHES = 2;
 
     private WordCountApp() {
     }
@@ -48,10 +55,14 @@ public final class WordCountApp {
                     .conf(StreamingContext.GRACEFUL_STOP_TIMEOUT, "120s")
                     .build();
             c.sparkContext().setLogLevel("WARN");
-            c.generatorStream(RECORDS, KEYS, SEED, PARTITIONS)
-                    .mapToPair(w -> new Tuple2<>(w, 1L))
-                    .reduceByKey(Long::sum)
-                    .saveAsTextFiles(out + "/counts", "txt");
+            PairDStream<String, Long> ones = c.generatorStream(RECORDS, KEYS, SEED, PARTITIONS)
+                    .mapToPair(w -> new Tuple2<>(w, 1L));
+            ones.reduceByKey(Long::sum).saveAsTextFiles(out + "/counts", "txt");
+            ones.mapWithState(StateSpec.function(WordCountApp::runningCount).numPartitions(PARTITIONS))
+                    .name("totals")
+                    .checkpoint(INTERVAL.multipliedBy(STATE_CHECKPOINT_BATCHES))
+                    .stateSnapshots()
+                    .saveAsTextFiles(out + "/state", "txt");
             return c;
         });
         CountDownLatch done = new CountDownLatch(Math.max(stopAfter, 1));
@@ -88,6 +99,12 @@ public final class WordCountApp {
         } else {
             context.awaitTermination();
         }
+    }
+
+    static Tuple2<String, Long> runningCount(String word, Optional<Long> one, State<Long> state) {
+        long total = state.getOption().orElse(0L) + one.orElse(0L);
+        state.update(total);
+        return new Tuple2<>(word, total);
     }
 
     private static void say(String line) {

@@ -2,6 +2,8 @@ package io.sluice.dstream.internal.recovery;
 
 import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.internal.InputOperator;
+import io.sluice.dstream.internal.Operator;
+import io.sluice.dstream.internal.state.StatefulOperator;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.Checkpoint;
@@ -16,6 +18,8 @@ import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.SerializableConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,12 +91,13 @@ public final class Recovery {
      * Starts {@code graph} (fixes its zero time) on the recovered progress, or afresh: checks the graph matches
      * the checkpoint, restores source positions and state, and plans which batches run before the timer.
      */
-    public Start start(StreamGraph graph, Time now, Settings settings, List<StateCheckpoints> states) {
+    public Start start(StreamGraph graph, Time now, Settings settings) {
         if (recovered == null) {
+            List<StateCheckpointer<?, ?>> states = stateCheckpointers(graph);
             Time zero = now.floor(graph.batchInterval());
             graph.start(zero);
             return new Start(List.of(), zero.plus(graph.batchInterval()),
-                    new CheckpointWriter(store, graph, states, zero, null));
+                    new CheckpointWriter(store, graph, List.copyOf(states), zero, null));
         }
         if (!recovered.batchInterval().equals(graph.batchInterval())) {
             throw new IllegalStateException("The checkpoint in " + directory + " was written with batch interval "
@@ -109,13 +114,39 @@ public final class Recovery {
             mismatches.forEach(m -> LOG.warn("Dropping {} (sluice.recovery.allowDroppingState is set)", m));
         }
         RecoveryPlan plan = RecoveryPlan.of(recovered, now, settings.skipMissedBatches());
+        List<StateCheckpointer<?, ?>> states = stateCheckpointers(graph);
         graph.skipBatches(plan.skipped());
         graph.start(recovered.zeroTime());
         restoreSources(graph, plan);
+        for (StateCheckpointer<?, ?> state : states) {
+            recovered.stateOf(state.operator().stableId()).filter(s -> s.kind().equals(state.operator().kind()))
+                    .ifPresent(state::restore);
+        }
         LOG.info("Recovered at batch {}: running {} batches again or late ({} skipped), then the timer from {}",
                 recovered.batchTime(), plan.rerun().size(), plan.skipped().size(), plan.firstTimerBatch());
         return new Start(plan.rerun(), plan.firstTimerBatch(),
-                new CheckpointWriter(store, graph, states, recovered.zeroTime(), recovered.batchTime()));
+                new CheckpointWriter(store, graph, List.copyOf(states), recovered.zeroTime(), recovered.batchTime()));
+    }
+
+    /** Takes over state checkpoints (and lineage cuts) of every stateful operator; before the graph starts. */
+    private List<StateCheckpointer<?, ?>> stateCheckpointers(StreamGraph graph) {
+        List<StateCheckpointer<?, ?>> result = new ArrayList<>();
+        Broadcast<SerializableConfiguration> conf = null;
+        for (Operator<?> op : graph.operators()) {
+            if (op instanceof StatefulOperator<?, ?, ?, ?, ?> stateful) {
+                if (conf == null) {
+                    conf = SerializableConfiguration.broadcast(graph.sparkContext().sc());
+                }
+                result.add(checkpointer(stateful, conf));
+            }
+        }
+        return result;
+    }
+
+    private <K, S> StateCheckpointer<K, S> checkpointer(StatefulOperator<K, ?, S, ?, ?> op,
+            Broadcast<SerializableConfiguration> conf) {
+        HadoopCheckpointStorage storage = (HadoopCheckpointStorage) store.storage();
+        return new StateCheckpointer<>(op, storage.root().toString(), storage.fileSystem(), conf);
     }
 
     private void restoreSources(StreamGraph graph, RecoveryPlan plan) {

@@ -44,6 +44,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     private final JavaPairRDD<K, S> initialState;
     private final NavigableMap<Time, JavaRDD<R>> states = new ConcurrentSkipListMap<>();
     private volatile Restored<K, S> restored;
+    private volatile boolean lineageCutByRecovery;
     private JavaRDD<R> lineageAnchor;
 
     private record Restored<K, S>(Time time, JavaRDD<StateVersion<K, S>> versions) {
@@ -105,7 +106,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         JavaRDD<R> state = new JavaRDD<>(rdd, Rdds.anyTag());
         state.setName(describe() + " state @ " + time.milliseconds());
         state.persist(StorageLevel.MEMORY_ONLY());
-        if (isCheckpointTime(time)) {
+        if (isCheckpointTime(time) && !lineageCutByRecovery) {
             Lineage.cut(state);
         }
         states.put(time, state);
@@ -128,6 +129,16 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
                     + " partitions, the operator " + partitioner.numPartitions());
         }
         restored = new Restored<>(time, versions);
+    }
+
+    /**
+     * For the recovery layer, before start: it writes this operator's state at its checkpoint times (as
+     * snapshots and deltas) and cuts the lineage there itself with {@link #restoreFrom}, so state RDDs are not
+     * checkpointed a second time here.
+     */
+    public final void cutLineageByRecovery() {
+        graph().ensureNotStarted("cutLineageByRecovery()");
+        lineageCutByRecovery = true;
     }
 
     private JavaRDD<?> previous(Time time) {

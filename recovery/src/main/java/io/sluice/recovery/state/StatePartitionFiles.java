@@ -1,0 +1,83 @@
+package io.sluice.recovery.state;
+
+import io.sluice.rdd.Time;
+import io.sluice.recovery.CheckpointStore;
+import io.sluice.recovery.HadoopFiles;
+import io.sluice.recovery.StateFile;
+import io.sluice.state.StateCodec;
+import io.sluice.state.internal.StateVersion;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Writes and reads the files of one state partition, where the partition lives (in an executor's task), so
+ * every partition is written and restored in parallel with the others.
+ */
+public final class StatePartitionFiles {
+    private static final ThreadLocal<StateCodec> CODECS = ThreadLocal.withInitial(StateCodec::new);
+
+    private StatePartitionFiles() {
+    }
+
+    /**
+     * Writes partition {@code partition} of an operator's state after batch {@code time}: the changes since
+     * batch {@code deltaSince} if it is set and they are known, else a full snapshot.
+     */
+    public static StateFile write(FileSystem fs, Path root, String operatorId, Time time, int partition,
+            StateVersion<?, ?> state, Long deltaSince) throws IOException {
+        StateCodec codec = CODECS.get();
+        boolean full = deltaSince == null || !codec.canWriteDelta(state, deltaSince);
+        byte[] bytes = StateFileFormat.encode(codec, state, full ? null : deltaSince);
+        String path = CheckpointStore.stateFilePath(operatorId, time, full, partition);
+        Path file = new Path(root, path);
+        fs.mkdirs(file.getParent());
+        HadoopFiles.writeAtomically(fs, file, bytes);
+        return new StateFile(partition, time, full, path, bytes.length);
+    }
+
+    /** The state a chain of files (a snapshot, then deltas oldest first) describes. */
+    public static <K, S> StateVersion<K, S> read(FileSystem fs, Path root, List<StateFile> chain) throws IOException {
+        if (chain.isEmpty() || !chain.get(0).full()) {
+            throw new IOException("a state chain must start with a full snapshot: " + chain);
+        }
+        StateCodec codec = CODECS.get();
+        InputStream snapshot = open(fs, root, chain.get(0));
+        List<InputStream> deltas = new ArrayList<>();
+        for (StateFile f : chain.subList(1, chain.size())) {
+            deltas.add(open(fs, root, f));
+        }
+        return codec.restore(snapshot, deltas);
+    }
+
+    private static InputStream open(FileSystem fs, Path root, StateFile f) throws IOException {
+        Path file = new Path(root, f.path());
+        long length = fs.getFileStatus(file).getLen();
+        if (length != f.length()) {
+            throw new IOException("state file " + file + " has " + length + " bytes, not the " + f.length()
+                    + " it was written with");
+        }
+        byte[] bytes = new byte[(int) length];
+        try (FSDataInputStream in = fs.open(file)) {
+            in.readFully(0, bytes);
+        }
+        return StateFileFormat.decode(bytes, file.toString());
+    }
+
+    /** The file of partition {@code partition} written at {@code time} (full or delta), if one exists. */
+    public static StateFile find(FileSystem fs, Path root, String operatorId, Time time, int partition)
+            throws IOException {
+        for (boolean full : new boolean[] {true, false}) {
+            String path = CheckpointStore.stateFilePath(operatorId, time, full, partition);
+            Path file = new Path(root, path);
+            if (fs.exists(file)) {
+                return new StateFile(partition, time, full, path, fs.getFileStatus(file).getLen());
+            }
+        }
+        return null;
+    }
+}
