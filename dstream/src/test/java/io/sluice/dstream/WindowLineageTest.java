@@ -123,7 +123,7 @@ class WindowLineageTest {
 
     @Test
     void withACheckpointDirectoryCutsAreWrittenThere(@TempDir Path dir) throws Exception {
-        List<List<Tuple2<String, Integer>>> input = input(30);
+        List<List<Tuple2<String, Integer>>> input = input(50);
         try (StreamTester t = new StreamTester()) {
             JavaSparkContext sc = t.sparkContext();
             Option<String> before = sc.sc().checkpointDir();
@@ -136,12 +136,13 @@ class WindowLineageTest {
                             out.add(asMap(rdd.collect()));
                             deepest.accumulateAndGet(Lineage.depth(rdd.rdd()), Math::max);
                         });
-                t.runBatches(30);
-                assertEquals(expectedWindow(input, 29), out.get(29));
+                t.runBatches(50);
+                assertEquals(expectedWindow(input, 49), out.get(49));
                 assertTrue(deepest.get() <= 16, "lineage depth " + deepest.get());
+                // Cut every 10 s, remembered for 20 s: the cuts at 30, 40 and 50 s remain; 10 and 20 s were deleted.
                 try (var files = Files.walk(dir)) {
-                    assertTrue(files.anyMatch(f -> f.getFileName().toString().startsWith("rdd-")),
-                            "reliable checkpoints written under " + dir);
+                    assertEquals(3, files.filter(f -> f.getFileName().toString().startsWith("rdd-")).count(),
+                            "reliable checkpoints under " + dir);
                 }
             } finally {
                 sc.sc().checkpointDir_$eq(before);

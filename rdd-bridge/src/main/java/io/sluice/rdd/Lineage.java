@@ -28,6 +28,28 @@ public final class Lineage {
         }
     }
 
+    /**
+     * Lets go of an RDD nothing will read again: unpersists it and, if it was cut to the checkpoint directory,
+     * deletes its files there (Spark keeps them forever by default, so a long-running stream would fill the
+     * directory with one copy of its state per cut).
+     */
+    public static void discard(JavaRDDLike<?, ?> rdd) {
+        RDD<?> r = rdd.rdd();
+        if (!r.getStorageLevel().equals(StorageLevel.NONE())) {
+            r.unpersist(false);
+        }
+        scala.Option<String> file = r.getCheckpointFile();
+        if (file.isDefined()) {
+            org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.get());
+            try {
+                path.getFileSystem(r.context().hadoopConfiguration()).delete(path, true);
+            } catch (java.io.IOException e) {
+                // Only space is at stake: the files are never read again. Leave them rather than fail a batch.
+                org.slf4j.LoggerFactory.getLogger(Lineage.class).warn("Could not delete old checkpoint {}", path, e);
+            }
+        }
+    }
+
     /** Whether the RDD will be or has been cut. */
     public static boolean isCut(JavaRDDLike<?, ?> rdd) {
         return rdd.rdd().isCheckpointed() || rdd.rdd().getCheckpointFile().isDefined()

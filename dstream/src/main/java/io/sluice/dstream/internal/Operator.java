@@ -199,7 +199,7 @@ public abstract class Operator<T> {
                 JavaRDD<T> previousAnchor = lineageAnchor;
                 lineageAnchor = rdd;
                 if (previousAnchor != null) {
-                    release(previousAnchor);
+                    Lineage.discard(previousAnchor);
                 }
             } else {
                 release(rdd);
