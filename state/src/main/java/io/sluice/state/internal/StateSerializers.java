@@ -4,6 +4,9 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
+import io.sluice.rdd.KeyGroupPartitioner;
+import io.sluice.rdd.KeyGroups;
 import io.sluice.rdd.KryoRegistrations;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,12 +16,20 @@ import java.util.List;
  * KryoRegistrations}) for when Spark writes them: reliable RDD checkpoints, blocks dropped to disk, remote
  * block reads. A version is written as its live entries (key, state, last update) and read back as one
  * compacted table: tables, deltas and removal logs are in-memory structure, not data.
+ *
+ * <p>Reference tracking is switched off while entries are written (and read): a state holds no shared or
+ * cyclic references worth tracking, and tracking hundreds of thousands of keys would grow the Kryo instance's
+ * identity map, which Kryo then clears after every later object it writes (a pooled instance also serves
+ * shuffles).
  */
 public final class StateSerializers implements KryoRegistrations {
     @Override
     public void registerClasses(Kryo kryo) {
         kryo.register(StateVersion.class, new VersionSerializer());
         kryo.register(MapWithStateBatch.class, new BatchSerializer());
+        // Spark writes a checkpointed RDD's partitioner with Kryo; Kryo 4 cannot handle records by field
+        kryo.register(KeyGroupPartitioner.class, new JavaSerializer());
+        kryo.register(KeyGroups.class, new JavaSerializer());
     }
 
     static void writeVersion(Kryo kryo, Output out, StateVersion<?, ?> v) {
@@ -27,6 +38,7 @@ public final class StateSerializers implements KryoRegistrations {
         out.writeBoolean(v.removals == null && v.removalsKnownSince == Long.MIN_VALUE);
         out.writeInt(v.size, true);
         int[] written = {0};
+        boolean references = kryo.setReferences(false);
         try {
             v.forEach((key, state, lastUpdate) -> {
                 kryo.writeClassAndObject(out, key);
@@ -38,6 +50,8 @@ public final class StateSerializers implements KryoRegistrations {
             throw e;
         } catch (Exception e) {
             throw new IllegalStateException(e);
+        } finally {
+            kryo.setReferences(references);
         }
         if (written[0] != v.size) {
             throw new IllegalStateException("state version claims " + v.size + " keys but holds " + written[0]);
@@ -50,12 +64,17 @@ public final class StateSerializers implements KryoRegistrations {
         boolean neverRemoved = in.readBoolean();
         int size = in.readInt(true);
         StateLoader<K, S> loader = new StateLoader<>(size, timed);
-        for (int i = 0; i < size; i++) {
-            @SuppressWarnings("unchecked")
-            K key = (K) kryo.readClassAndObject(in);
-            @SuppressWarnings("unchecked")
-            S state = (S) kryo.readClassAndObject(in);
-            loader.put(key, state, in.readLong());
+        boolean references = kryo.setReferences(false);
+        try {
+            for (int i = 0; i < size; i++) {
+                @SuppressWarnings("unchecked")
+                K key = (K) kryo.readClassAndObject(in);
+                @SuppressWarnings("unchecked")
+                S state = (S) kryo.readClassAndObject(in);
+                loader.put(key, state, in.readLong());
+            }
+        } finally {
+            kryo.setReferences(references);
         }
         return loader.build(batchTime, neverRemoved ? Long.MIN_VALUE : batchTime);
     }
@@ -80,8 +99,13 @@ public final class StateSerializers implements KryoRegistrations {
             writeVersion(kryo, output, batch.state());
             List<?> mapped = batch.mapped();
             output.writeInt(mapped.size(), true);
-            for (Object m : mapped) {
-                kryo.writeClassAndObject(output, m);
+            boolean references = kryo.setReferences(false);
+            try {
+                for (Object m : mapped) {
+                    kryo.writeClassAndObject(output, m);
+                }
+            } finally {
+                kryo.setReferences(references);
             }
         }
 
@@ -90,8 +114,13 @@ public final class StateSerializers implements KryoRegistrations {
             StateVersion<Object, Object> version = readVersion(kryo, input);
             int n = input.readInt(true);
             List<Object> mapped = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                mapped.add(kryo.readClassAndObject(input));
+            boolean references = kryo.setReferences(false);
+            try {
+                for (int i = 0; i < n; i++) {
+                    mapped.add(kryo.readClassAndObject(input));
+                }
+            } finally {
+                kryo.setReferences(references);
             }
             return new MapWithStateBatch<>(version, mapped);
         }

@@ -4,9 +4,10 @@ import java.util.Arrays;
 
 /**
  * An open-addressing hash table (linear probing, power-of-two capacity) from keys to state values and
- * last-update times, laid out as parallel arrays so that an entry costs a key reference, a value and a time:
- * no entry objects. While every value is a {@link Long} the values live unboxed in a {@code long[]}; the first
- * value of another type moves them to an {@code Object[]} once.
+ * last-update times, laid out as arrays so that an entry costs a key reference, a value and a time: no entry
+ * objects. While every value is a {@link Long} the values live unboxed next to their times in one {@code
+ * long[]} (value and time of a slot share a cache line); the first value of another type moves the values to
+ * an {@code Object[]} once.
  *
  * <p>A table is mutated only by the one transition that owns it; once published in a {@link StateVersion} it
  * is never mutated again (the next version copies it). In a delta table a negative time marks a removal
@@ -17,9 +18,9 @@ public final class StateTable {
     private static final float MAX_LOAD = 0.7f;
 
     private Object[] keys;
-    private long[] longs;
+    /** Unboxed: value of slot i at 2i, time at 2i+1. Boxed: time of slot i at i (values in objects). */
+    private long[] meta;
     private Object[] objects;
-    private long[] times;
     private int size;
     private int mask;
     private int resizeAt;
@@ -30,9 +31,8 @@ public final class StateTable {
 
     private StateTable(StateTable other) {
         keys = other.keys.clone();
-        longs = other.longs == null ? null : other.longs.clone();
+        meta = other.meta.clone();
         objects = other.objects == null ? null : other.objects.clone();
-        times = other.times.clone();
         size = other.size;
         mask = other.mask;
         resizeAt = other.resizeAt;
@@ -49,13 +49,12 @@ public final class StateTable {
 
     private void allocate(int capacity, boolean unboxed) {
         keys = new Object[capacity];
-        times = new long[capacity];
         if (unboxed) {
-            longs = new long[capacity];
+            meta = new long[2 * capacity];
             objects = null;
         } else {
+            meta = new long[capacity];
             objects = new Object[capacity];
-            longs = null;
         }
         mask = capacity - 1;
         resizeAt = (int) (capacity * MAX_LOAD);
@@ -98,12 +97,16 @@ public final class StateTable {
         return find(key, hash(key));
     }
 
+    private int timeIndex(int slot) {
+        return objects == null ? 2 * slot + 1 : slot;
+    }
+
     /** Inserts a new key at an insertion point {@link #find} returned (encoded as it returned it). */
     public void insertAt(int encodedInsertionPoint, Object key, Object value, long time) {
         int slot = -encodedInsertionPoint - 1;
         keys[slot] = key;
         setValue(slot, value);
-        times[slot] = time;
+        meta[timeIndex(slot)] = time;
         if (++size > resizeAt) {
             rehash(keys.length << 1);
         }
@@ -113,10 +116,7 @@ public final class StateTable {
     public void insertTombstoneAt(int encodedInsertionPoint, Object key, long time) {
         int slot = -encodedInsertionPoint - 1;
         keys[slot] = key;
-        if (objects != null) {
-            objects[slot] = null;
-        }
-        times[slot] = -time - 1;
+        tombstone(slot, time);
         if (++size > resizeAt) {
             rehash(keys.length << 1);
         }
@@ -127,7 +127,7 @@ public final class StateTable {
         int slot = find(key, hash);
         if (slot >= 0) {
             setValue(slot, value);
-            times[slot] = time;
+            meta[timeIndex(slot)] = time;
         } else {
             insertAt(slot, key, value, time);
         }
@@ -138,9 +138,9 @@ public final class StateTable {
     }
 
     public void setValue(int slot, Object value) {
-        if (longs != null) {
+        if (objects == null) {
             if (value instanceof Long l) {
-                longs[slot] = l;
+                meta[2 * slot] = l;
                 return;
             }
             box();
@@ -149,7 +149,7 @@ public final class StateTable {
     }
 
     public void setTime(int slot, long time) {
-        times[slot] = time;
+        meta[timeIndex(slot)] = time;
     }
 
     /** Marks the key at {@code slot} removed as of {@code time} (delta tables only). */
@@ -157,7 +157,7 @@ public final class StateTable {
         if (objects != null) {
             objects[slot] = null;
         }
-        times[slot] = -time - 1;
+        meta[timeIndex(slot)] = -time - 1;
     }
 
     public static boolean isTombstoneTime(long time) {
@@ -170,14 +170,17 @@ public final class StateTable {
     }
 
     private void box() {
-        Object[] boxed = new Object[keys.length];
-        for (int i = 0; i < keys.length; i++) {
+        int capacity = keys.length;
+        Object[] boxed = new Object[capacity];
+        long[] times = new long[capacity];
+        for (int i = 0; i < capacity; i++) {
+            times[i] = meta[2 * i + 1];
             if (keys[i] != null && !isTombstoneTime(times[i])) {
-                boxed[i] = longs[i];
+                boxed[i] = meta[2 * i];
             }
         }
         objects = boxed;
-        longs = null;
+        meta = times;
     }
 
     /** Removes the key at {@code slot}, shifting later entries of its probe run back (no tombstones). */
@@ -196,11 +199,12 @@ public final class StateTable {
             boolean stays = hole <= i ? (home > hole && home <= i) : (home > hole || home <= i);
             if (!stays) {
                 ks[hole] = k;
-                times[hole] = times[i];
-                if (longs != null) {
-                    longs[hole] = longs[i];
+                if (objects == null) {
+                    meta[2 * hole] = meta[2 * i];
+                    meta[2 * hole + 1] = meta[2 * i + 1];
                 } else {
                     objects[hole] = objects[i];
+                    meta[hole] = meta[i];
                 }
                 hole = i;
             }
@@ -214,20 +218,21 @@ public final class StateTable {
 
     private void rehash(int capacity) {
         Object[] oldKeys = keys;
-        long[] oldLongs = longs;
+        long[] oldMeta = meta;
         Object[] oldObjects = objects;
-        long[] oldTimes = times;
-        allocate(capacity, oldLongs != null);
+        boolean unboxed = oldObjects == null;
+        allocate(capacity, unboxed);
         for (int i = 0; i < oldKeys.length; i++) {
             Object k = oldKeys[i];
             if (k != null) {
                 int slot = -find(k, hash(k)) - 1;
                 keys[slot] = k;
-                times[slot] = oldTimes[i];
-                if (oldLongs != null) {
-                    longs[slot] = oldLongs[i];
+                if (unboxed) {
+                    meta[2 * slot] = oldMeta[2 * i];
+                    meta[2 * slot + 1] = oldMeta[2 * i + 1];
                 } else {
                     objects[slot] = oldObjects[i];
+                    meta[slot] = oldMeta[i];
                 }
             }
         }
@@ -254,16 +259,16 @@ public final class StateTable {
     }
 
     public Object valueAt(int slot) {
-        return longs != null ? Long.valueOf(longs[slot]) : objects[slot];
+        return objects == null ? Long.valueOf(meta[2 * slot]) : objects[slot];
     }
 
     public long timeAt(int slot) {
-        return times[slot];
+        return meta[timeIndex(slot)];
     }
 
     /** Whether values are stored unboxed (every value so far was a Long). */
     public boolean isUnboxed() {
-        return longs != null;
+        return objects == null;
     }
 
     /** The next occupied slot at or after {@code from}, or -1. */
