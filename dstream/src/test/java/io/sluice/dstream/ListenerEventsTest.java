@@ -174,6 +174,28 @@ class ListenerEventsTest {
         }
     }
 
+    @Test
+    void batchesAfterAFailedOneStillRunAndForgetOldRdds() {
+        try (StreamTester t = new StreamTester()) {
+            DStream<Integer> numbers = t.input(List.of(List.of(1), List.of(-1), List.of(2), List.of(3)));
+            DStream<Integer> checked = numbers.transform(rdd -> {
+                if (rdd.collect().contains(-1)) {
+                    throw new IllegalArgumentException("negative input");
+                }
+                return rdd;
+            });
+            Collected<Integer> out = t.collect(checked);
+            t.runBatches(1);
+            t.runFailingBatch();
+            t.runBatches(2);
+            assertEquals(List.of(List.of(1), List.of(2), List.of(3)), out.batches());
+            assertEquals(List.of(1000L, 3000L, 4000L), out.byTime().keySet().stream().map(x -> x.milliseconds())
+                    .sorted().toList());
+            assertEquals(1, checked.operator().rememberedCount());
+            assertEquals(1, numbers.operator().rememberedCount());
+        }
+    }
+
     private static void assertFailureNames(String message, String operator, String cause) {
         for (String part : List.of(operator, "batch 1000 ms", cause)) {
             assertTrue(message != null && message.contains(part), () -> "expected '" + part + "' in: " + message);
