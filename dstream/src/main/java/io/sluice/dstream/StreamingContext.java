@@ -73,7 +73,10 @@ public final class StreamingContext {
     private final Clock clock;
     private final StreamGraph graph;
     private final ListenerBus listeners;
-    private final Object lifecycle = new Object();
+    private final Object lifecycle = new Object(); // start and stop
+    // Waiting for termination and reporting errors use their own monitor: stop() holds the lifecycle lock
+    // while it waits for the scheduler, whose event loop reports errors; sharing one lock would stall both.
+    private final Object termination = new Object();
     private volatile StreamingContextState state = StreamingContextState.INITIALIZED;
     private volatile Throwable error;
     private volatile String checkpointDirectory;
@@ -477,7 +480,9 @@ public final class StreamingContext {
             listeners.stop();
             state = StreamingContextState.STOPPED;
             ACTIVE.compareAndSet(this, null);
-            lifecycle.notifyAll();
+        }
+        synchronized (termination) {
+            termination.notifyAll();
         }
         if (stopSparkContext) {
             sc.stop();
@@ -492,13 +497,13 @@ public final class StreamingContext {
     /** As {@link #awaitTermination()}, but gives up after {@code timeout}; returns whether it stopped. */
     public boolean awaitTerminationOrTimeout(Duration timeout) throws InterruptedException {
         long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
-        synchronized (lifecycle) {
+        synchronized (termination) {
             while (state != StreamingContextState.STOPPED && error == null) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     return false;
                 }
-                lifecycle.wait(timeout == null ? 0 : Math.max(1, left / 1_000_000));
+                termination.wait(timeout == null ? 0 : Math.max(1, left / 1_000_000));
             }
         }
         Throwable e = error;
@@ -512,11 +517,11 @@ public final class StreamingContext {
         if (Boolean.parseBoolean(setting(CONTINUE_ON_BATCH_FAILURE))) {
             return; // the scheduler logged it and listeners see the failed batch; the user chose to go on
         }
-        synchronized (lifecycle) {
+        synchronized (termination) {
             if (error == null) {
                 error = e;
             }
-            lifecycle.notifyAll();
+            termination.notifyAll();
         }
     }
 

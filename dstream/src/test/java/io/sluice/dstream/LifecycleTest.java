@@ -89,9 +89,44 @@ class LifecycleTest {
         t.runBatches(0);
         t.clock().setTime(1000);
         assertTrue(entered.await(60, TimeUnit.SECONDS));
+        long began = System.nanoTime();
         t.context().stop(false, false);
+        assertReturnedWellWithinTheGracefulTimeout(began);
         assertTrue(interrupted.await(30, TimeUnit.SECONDS), "the job thread was interrupted");
         assertEquals(StreamingContextState.STOPPED, t.context().getState());
+        assertTrue(t.context().awaitTerminationOrTimeout(Duration.ofSeconds(1)),
+                "a job cancelled by stop() is not an application failure");
+    }
+
+    /** The default graceful timeout is 10 batch intervals (10 s here); the stops above must not wait it out. */
+    private static void assertReturnedWellWithinTheGracefulTimeout(long beganNanos) {
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - beganNanos);
+        assertTrue(ms < 7_000, "stop() took " + ms + " ms");
+    }
+
+    @Test
+    void aBatchFailingDuringAGracefulStopEndsTheStopAndIsReported() throws Exception {
+        Thread main = Thread.currentThread();
+        CountDownLatch entered = new CountDownLatch(1);
+        StreamTester t = new StreamTester();
+        t.input(List.of(List.of(1))).foreachRDD(rdd -> {
+            entered.countDown();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (main.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            throw new IllegalStateException("sink rejected the batch");
+        });
+        t.runBatches(0);
+        t.clock().setTime(1000);
+        assertTrue(entered.await(60, TimeUnit.SECONDS));
+        long began = System.nanoTime();
+        t.context().stop(false, true);
+        assertReturnedWellWithinTheGracefulTimeout(began);
+        StreamingException e = org.junit.jupiter.api.Assertions.assertThrows(StreamingException.class,
+                () -> t.context().awaitTerminationOrTimeout(Duration.ofSeconds(1)));
+        assertTrue(e.getMessage().contains("sink rejected the batch") && e.getMessage().contains("batch 1000 ms"),
+                e.getMessage());
     }
 
     @Test

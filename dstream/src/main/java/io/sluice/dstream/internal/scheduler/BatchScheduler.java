@@ -74,6 +74,7 @@ public final class BatchScheduler {
     private final Map<Time, BatchRun> running = new HashMap<>(); // event loop thread only
     private final AtomicInteger unfinished = new AtomicInteger(); // batches posted but not completed
     private final Set<Time> inFlight = ConcurrentHashMap.newKeySet(); // batches whose jobs may be running
+    private volatile boolean cancelling; // a forced stop interrupts running jobs: their errors are not failures
     private BatchTimer timer;
 
     public BatchScheduler(StreamGraph graph, Clock clock, ListenerBus listeners, Consumer<Throwable> errors,
@@ -128,6 +129,7 @@ public final class BatchScheduler {
             }
             awaitIdle(timeout);
         } else {
+            cancelling = true;
             jobPool.shutdownNow();
             for (Time t : inFlight) {
                 graph.sparkContext().sc().cancelJobGroup(JobTags.groupOf(t.milliseconds()));
@@ -269,7 +271,9 @@ public final class BatchScheduler {
                 info.description(), info.startTime(), e.at(), failure);
         run.outputs.put(e.outputId(), done);
         listeners.post(new StreamingListener.OutputOperationCompleted(done));
-        if (e.error() != null) {
+        if (e.error() != null && cancelling) {
+            LOG.info("Output operation {} of batch {} was cancelled by stop()", info.description(), e.time());
+        } else if (e.error() != null) {
             LOG.error("Output operation {} of batch {} failed", info.description(), e.time(), e.error());
             errors.accept(e.error());
         }
