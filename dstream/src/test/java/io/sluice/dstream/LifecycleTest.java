@@ -73,6 +73,31 @@ class LifecycleTest {
     }
 
     @Test
+    void gracefulStopPastItsTimeoutCancelsTheBatchBeforeReturning() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        StreamTester t = new StreamTester();
+        t.context().conf(StreamingContext.GRACEFUL_STOP_TIMEOUT, "200ms");
+        t.input(List.of(List.of(1))).foreachRDD(rdd -> {
+            entered.countDown();
+            try {
+                new CountDownLatch(1).await(); // never finishes by itself
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+                throw e;
+            }
+        });
+        t.runBatches(0);
+        t.clock().setTime(1000);
+        assertTrue(entered.await(60, TimeUnit.SECONDS));
+        t.context().stop(false, true);
+        // stop() returned: the job thread must already have been interrupted, so that a caller stopping the
+        // SparkContext next does not pull it out from under a running output operation.
+        assertEquals(0, interrupted.getCount(), "the overdue output operation was cancelled before stop returned");
+        assertEquals(StreamingContextState.STOPPED, t.context().getState());
+    }
+
+    @Test
     void forcedStopInterruptsTheRunningOutput() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch interrupted = new CountDownLatch(1);

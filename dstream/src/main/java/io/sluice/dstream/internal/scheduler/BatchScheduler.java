@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -122,13 +123,18 @@ public final class BatchScheduler {
      */
     public Time stop(boolean gracefully, Duration timeout, java.util.function.BooleanSupplier pendingInput) {
         Time last = timer == null ? null : timer.stop();
+        boolean drained = false;
         if (gracefully) {
             if (last != null && pendingInput.getAsBoolean()) {
                 last = last.plus(graph.batchInterval());
                 post(new GenerateBatch(last));
             }
-            awaitIdle(timeout);
-        } else {
+            drained = awaitIdle(timeout);
+            if (!drained) {
+                LOG.warn("Graceful stop: batches still running after {}; cancelling them", timeout);
+            }
+        }
+        if (!drained) {
             cancelling = true;
             jobPool.shutdownNow();
             for (Time t : inFlight) {
@@ -138,6 +144,10 @@ public final class BatchScheduler {
         jobPool.shutdown();
         events.add(new Shutdown());
         try {
+            // Job threads must be done before the caller may stop the SparkContext under them.
+            if (!jobPool.awaitTermination(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS)) {
+                LOG.warn("Output operations still running after stop; they will fail when Spark stops");
+            }
             loop.join(timeout.toMillis() + 1000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
