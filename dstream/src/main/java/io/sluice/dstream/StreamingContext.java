@@ -94,7 +94,7 @@ public final class StreamingContext {
         this.clock = clock;
         this.graph = new StreamGraph(sc, batchInterval);
         this.listeners = new ListenerBus(sc.appName());
-        this.sources = new Sources(graph, listeners, clock, this::setting);
+        this.sources = new Sources(graph, listeners, clock, this::setting, this::checkpointDirectory);
     }
 
     public static Builder builder() {

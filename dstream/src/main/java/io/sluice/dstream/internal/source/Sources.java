@@ -20,10 +20,13 @@ public final class Sources {
     private final ListenerBus listeners;
     private final Clock clock;
     private final Function<String, String> conf;
+    private final java.util.function.Supplier<String> checkpointDirectory;
     private SourceSettings settings;
     private ReceiverTracker tracker;
 
-    public Sources(StreamGraph graph, ListenerBus listeners, Clock clock, Function<String, String> conf) {
+    public Sources(StreamGraph graph, ListenerBus listeners, Clock clock, Function<String, String> conf,
+            java.util.function.Supplier<String> checkpointDirectory) {
+        this.checkpointDirectory = checkpointDirectory;
         this.graph = graph;
         this.listeners = listeners;
         this.clock = clock;
@@ -45,7 +48,7 @@ public final class Sources {
 
     public synchronized ReceiverTracker tracker() {
         if (tracker == null) {
-            tracker = new ReceiverTracker(graph.sparkContext(), listeners, clock, settings());
+            tracker = new ReceiverTracker(graph.sparkContext(), listeners, clock, settings(), checkpointDirectory);
         }
         return tracker;
     }

@@ -4,9 +4,12 @@ package io.sluice.dstream.internal.source.receiver;
  * A block a receiver stored and reported.
  *
  * @param uniqueId the block's id within its stream, -1 when it held only skipped records (no data was stored)
- * @param walRecord where the write-ahead log holds the block's records, null without the log
+ * @param walRecord where the write-ahead log holds the block's records ({@code <log dir>/<record handle>}),
+ *     null without the log
+ * @param sequence the order the driver learnt of the block in, per stream (kept across restarts with the log)
  */
-public record ReceivedBlock(long uniqueId, long records, long skipped, byte[] walRecord) {
+public record ReceivedBlock(long uniqueId, long records, long skipped, String walRecord, long sequence)
+        implements java.io.Serializable {
     public boolean hasData() {
         return uniqueId >= 0;
     }

@@ -17,6 +17,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.rdd.BlockRDD;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.util.SerializableConfiguration;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.StreamBlockId;
 
@@ -26,7 +28,7 @@ import org.apache.spark.storage.StreamBlockId;
  * If the receiver stopped because of bad input or an error, every later batch fails with that error.
  */
 public final class ReceiverInputOperator<T> extends InputOperator<T> implements RateLimitedSource {
-    private record Allocation(List<ReceivedBlock> blocks, BlockRDD<?> rdd) {
+    private record Allocation(List<ReceivedBlock> blocks, RDD<?> rdd) {
         long records() {
             return blocks.stream().mapToLong(ReceivedBlock::records).sum();
         }
@@ -40,12 +42,14 @@ public final class ReceiverInputOperator<T> extends InputOperator<T> implements 
     private final ReceiverStream stream;
     private final NavigableMap<Time, Allocation> allocations = new ConcurrentSkipListMap<>();
     private final BatchCounts counts = new BatchCounts();
+    private SerializableConfiguration hadoopConf;
 
     public ReceiverInputOperator(StreamGraph graph, String kind, Receiver<T> receiver, String detail,
             ReceiverTracker tracker) {
         super(graph, kind, List.of(receiver));
         this.tracker = tracker;
-        this.stream = tracker.register(receiver, describe() + (detail.isEmpty() ? "" : " (" + detail + ")"));
+        this.stream = tracker.register(receiver, describe() + (detail.isEmpty() ? "" : " (" + detail + ")"),
+                this::stableId);
     }
 
     public ReceiverStream stream() {
@@ -58,15 +62,21 @@ public final class ReceiverInputOperator<T> extends InputOperator<T> implements 
         if (failure != null) {
             throw new OperatorException(stream.source(), time, new BadInputException(failure));
         }
-        List<ReceivedBlock> blocks = stream.allocate();
+        List<ReceivedBlock> blocks = stream.allocate(time);
         List<BlockId> ids = new ArrayList<>();
+        List<ReceivedBlock> withData = new ArrayList<>();
         for (ReceivedBlock b : blocks) {
             if (b.hasData()) {
                 ids.add(new StreamBlockId(stream.streamId(), b.uniqueId()));
+                withData.add(b);
             }
         }
-        BlockRDD<T> rdd = ids.isEmpty() ? null
-                : new BlockRDD<>(graph().sparkContext().sc(), ids.toArray(BlockId[]::new), Rdds.anyTag());
+        RDD<T> rdd = null;
+        if (!ids.isEmpty()) {
+            rdd = withData.get(0).walRecord() != null
+                    ? new WalBackedBlockRDD<>(graph().sparkContext().sc(), stream.streamId(), withData, hadoopConf())
+                    : new BlockRDD<>(graph().sparkContext().sc(), ids.toArray(BlockId[]::new), Rdds.anyTag());
+        }
         Allocation allocation = new Allocation(blocks, rdd);
         allocations.put(time, allocation);
         counts.put(time, allocation.records());
@@ -83,25 +93,50 @@ public final class ReceiverInputOperator<T> extends InputOperator<T> implements 
     protected void forgetOlderThan(Time oldestKept) {
         Map<Time, Allocation> old = allocations.headMap(oldestKept, true);
         for (Allocation a : old.values()) {
-            if (a.rdd() != null) {
-                a.rdd().removeBlocks();
-            }
+            removeBlocks(a.blocks());
         }
         old.clear();
+        stream.forgetUpTo(oldestKept);
+    }
+
+    private void removeBlocks(List<ReceivedBlock> blocks) {
+        var master = graph().sparkContext().sc().env().blockManager().master();
+        for (ReceivedBlock b : blocks) {
+            if (b.hasData()) {
+                master.removeBlock(new StreamBlockId(stream.streamId(), b.uniqueId()));
+            }
+        }
+    }
+
+    private SerializableConfiguration hadoopConf() {
+        if (hadoopConf == null) {
+            hadoopConf = new SerializableConfiguration(graph().sparkContext().hadoopConfiguration());
+        }
+        return hadoopConf;
+    }
+
+    // ---- recovery: with the write-ahead log, a batch run again after a restart reads the blocks it read ----
+
+    @Override
+    public boolean replayable() {
+        return tracker.writeAheadLog();
+    }
+
+    @Override
+    public Optional<String> positionAfter(Time time) {
+        return Optional.ofNullable(stream.positionAfter(time));
+    }
+
+    @Override
+    public void restorePositions(NavigableMap<Time, String> positions) {
+        tracker.openLog(stream);
+        stream.restore(positions);
     }
 
     /** After the last batch: removes the blocks of remembered batches and those no batch took. */
     public void releaseBlocks() {
         forgetOlderThan(new Time(Long.MAX_VALUE));
-        List<BlockId> left = new ArrayList<>();
-        for (ReceivedBlock b : stream.allocate()) {
-            if (b.hasData()) {
-                left.add(new StreamBlockId(stream.streamId(), b.uniqueId()));
-            }
-        }
-        if (!left.isEmpty()) {
-            new BlockRDD<>(graph().sparkContext().sc(), left.toArray(BlockId[]::new), Rdds.anyTag()).removeBlocks();
-        }
+        removeBlocks(stream.drain());
     }
 
     @Override

@@ -1,9 +1,15 @@
 package io.sluice.dstream.internal.source.receiver;
 
 import io.sluice.dstream.receiver.Receiver;
+import io.sluice.rdd.Time;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.apache.spark.rpc.RpcEndpointRef;
 
 /**
@@ -15,7 +21,15 @@ public final class ReceiverStream {
     private final String source;
     private final Receiver<?> receiver;
     private final long maxRate;
+    private static final String POSITION_VERSION = "blocks-v1";
+
+    private final Supplier<String> stableId;
     private final List<ReceivedBlock> unallocated = new ArrayList<>();
+    // With the write-ahead log: the log of reported blocks, and per batch the newest block it took.
+    private BlockMetadataLog metadata;
+    private long nextSequence;
+    private final NavigableMap<Time, Long> lastSequenceAt = new TreeMap<>();
+    private final Map<Time, List<ReceivedBlock>> restoredBatches = new HashMap<>();
     private volatile RpcEndpointRef supervisor;
     private volatile long rate;
     private long receivedRecords;
@@ -24,8 +38,10 @@ public final class ReceiverStream {
     private boolean finished;
     private String failure;
 
-    ReceiverStream(int streamId, String source, Receiver<?> receiver, long maxRate, long rate) {
+    ReceiverStream(int streamId, String source, Supplier<String> stableId, Receiver<?> receiver, long maxRate,
+            long rate) {
         this.streamId = streamId;
+        this.stableId = stableId;
         this.source = source;
         this.receiver = receiver;
         this.maxRate = maxRate;
@@ -66,18 +82,113 @@ public final class ReceiverStream {
         this.supervisor = ref;
     }
 
-    synchronized void add(ReceivedBlock block) {
+    /** The operator's stable id: names this stream's logs in the checkpoint directory. */
+    public String stableId() {
+        return stableId.get();
+    }
+
+    synchronized void useLog(BlockMetadataLog log) {
+        this.metadata = log;
+    }
+
+    synchronized void closeLog() {
+        if (metadata != null) {
+            try {
+                metadata.close();
+            } catch (java.io.IOException e) {
+                // nothing more will be written
+            }
+        }
+    }
+
+    synchronized boolean hasLog() {
+        return metadata != null;
+    }
+
+    /** Records a reported block (logging it first, with the log on); returns once the block is safe. */
+    synchronized void add(long uniqueId, long records, long skipped, String walRecord, Time now)
+            throws java.io.IOException {
+        ReceivedBlock block = new ReceivedBlock(uniqueId, records, skipped, walRecord, nextSequence++);
+        if (metadata != null) {
+            metadata.append(block, now);
+        }
         unallocated.add(block);
         receivedRecords += block.records();
         receivedSkipped += block.skipped();
         notifyAll();
     }
 
-    /** Takes every block reported so far, for the batch being generated. */
-    public synchronized List<ReceivedBlock> allocate() {
+    /**
+     * The blocks of batch {@code time}: those it took before a driver restart if it runs again, else every
+     * block reported and not taken so far.
+     */
+    public synchronized List<ReceivedBlock> allocate(Time time) {
+        List<ReceivedBlock> taken = restoredBatches.remove(time);
+        if (taken == null) {
+            taken = List.copyOf(unallocated);
+            unallocated.clear();
+        }
+        long last = taken.isEmpty() ? lastSequenceBefore(time) : taken.get(taken.size() - 1).sequence();
+        lastSequenceAt.put(time, last);
+        return taken;
+    }
+
+    /** Takes what no batch took, for cleaning up at the end. */
+    public synchronized List<ReceivedBlock> drain() {
         List<ReceivedBlock> taken = List.copyOf(unallocated);
         unallocated.clear();
         return taken;
+    }
+
+    private long lastSequenceBefore(Time time) {
+        Map.Entry<Time, Long> e = lastSequenceAt.lowerEntry(time);
+        return e == null ? -1 : e.getValue();
+    }
+
+    /** Where the stream stands after batch {@code time}: the newest block taken by then (log on only). */
+    synchronized String positionAfter(Time time) {
+        Long last = lastSequenceAt.get(time);
+        return metadata == null || last == null ? null : POSITION_VERSION + " " + last;
+    }
+
+    /**
+     * After a driver restart: the first position is the last completed batch's, the others those of batches
+     * that run again; each of those gets the logged blocks after its predecessor's position up to its own, and
+     * the blocks after the newest position wait for the next batch.
+     */
+    synchronized void restore(NavigableMap<Time, String> positions) {
+        if (metadata == null) {
+            return;
+        }
+        NavigableMap<Time, Long> last = new TreeMap<>();
+        positions.forEach((t, p) -> {
+            String[] f = p.split(" ");
+            if (f.length != 2 || !f[0].equals(POSITION_VERSION)) {
+                throw new IllegalArgumentException(source + ": not a receiver position of format "
+                        + POSITION_VERSION + ": '" + p + "'");
+            }
+            last.put(t, Long.parseLong(f[1]));
+        });
+        List<ReceivedBlock> logged = metadata.readAll();
+        long previous = last.firstEntry().getValue();
+        for (Map.Entry<Time, Long> e : last.tailMap(last.firstKey(), false).entrySet()) {
+            long from = previous;
+            long to = e.getValue();
+            restoredBatches.put(e.getKey(), logged.stream().filter(b -> b.sequence() > from && b.sequence() <= to)
+                    .toList());
+            previous = Math.max(previous, to);
+        }
+        long newest = previous;
+        unallocated.clear();
+        logged.stream().filter(b -> b.sequence() > newest).forEach(unallocated::add);
+        nextSequence = logged.stream().mapToLong(ReceivedBlock::sequence).max().orElse(newest) + 1;
+        nextSequence = Math.max(nextSequence, newest + 1);
+        lastSequenceAt.putAll(last);
+    }
+
+    /** Forgets positions of batches up to {@code time}. */
+    synchronized void forgetUpTo(Time time) {
+        lastSequenceAt.headMap(time, false).clear();
     }
 
     synchronized boolean hasUnallocated() {

@@ -4,6 +4,10 @@ import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.internal.source.BadInputException;
 import io.sluice.dstream.internal.source.SourceSettings;
 import io.sluice.dstream.receiver.Receiver;
+import io.sluice.rdd.Time;
+import io.sluice.recovery.wal.FileWriteAheadLog;
+import io.sluice.recovery.wal.RecordHandle;
+import io.sluice.recovery.wal.WriteAheadLog;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -45,6 +49,8 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
     private final CountDownLatch finished = new CountDownLatch(1);
     private final AtomicLong sequence = new AtomicLong();
     private final AtomicLong skippedTotal = new AtomicLong();
+    private WriteAheadLog wal;
+    private String walDirectory;
     private RpcEndpointRef driver;
     private RpcEndpointRef self;
     private volatile int generation;
@@ -97,6 +103,12 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
             }
             generation = reg.generation();
             limiter.setRate(reg.rate());
+            if (spec.walDirectory() != null) {
+                // A directory of its own: one writer per log, and a restarted receiver never appends to a
+                // segment an earlier one may have left torn.
+                walDirectory = spec.walDirectory() + "/" + UUID.randomUUID();
+                wal = FileWriteAheadLog.open(walDirectory, spec.hadoopConf().value());
+            }
             receiver.attachHost(this);
             generator.start();
             restarter.execute(() -> startReceiver(false));
@@ -107,9 +119,13 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
             generator.abort();
             safely(receiver::onStop, "onStop");
             throw e;
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(spec.source() + ": cannot open the write-ahead log in "
+                    + spec.walDirectory() + ": " + e, e);
         } finally {
             restarter.shutdownNow();
             Endpoint.tearDown(self);
+            closeLog();
         }
     }
 
@@ -264,8 +280,19 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
         }
     }
 
-    private void pushAndReport(List<T> records, long skipped) {
+    /**
+     * Stores a block: first in the write-ahead log (if on), then in the block manager, then tells the driver,
+     * which logs that it has the block before it replies. Only then does {@code store} return, so a receiver
+     * that acknowledges its source after {@code store} never acknowledges data a crash could lose.
+     */
+    private void pushAndReport(List<T> records, long skipped) throws java.io.IOException {
         long id = -1;
+        String walRecord = null;
+        if (!records.isEmpty() && wal != null) {
+            // Records are tagged with the executor's wall-clock time: the log rolls and is cleaned by it.
+            RecordHandle handle = wal.write(BlockCodec.encode(records), new Time(System.currentTimeMillis()));
+            walRecord = walDirectory + "/" + handle.encode();
+        }
         if (!records.isEmpty()) {
             id = ((long) generation << 32) | sequence.incrementAndGet();
             StreamBlockId blockId = new StreamBlockId(spec.streamId(), id);
@@ -275,7 +302,18 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
                 throw new IllegalStateException("the block manager did not store " + blockId);
             }
         }
-        Endpoint.ask(driver, new Messages.AddBlock(spec.streamId(), id, records.size(), skipped, null), Boolean.class);
+        Endpoint.ask(driver, new Messages.AddBlock(spec.streamId(), id, records.size(), skipped, walRecord), Boolean.class);
+    }
+
+    private void closeLog() {
+        WriteAheadLog log = wal;
+        if (log != null) {
+            try {
+                log.close();
+            } catch (java.io.IOException e) {
+                LOG.warn("{}: closing the write-ahead log failed", spec.source(), e);
+            }
+        }
     }
 
     private void failed(String message, Exception e) {

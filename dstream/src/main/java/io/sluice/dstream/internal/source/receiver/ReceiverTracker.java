@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.apache.spark.util.SerializableConfiguration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.VoidFunction;
 import org.apache.spark.rpc.RpcCallContext;
@@ -33,6 +35,7 @@ public final class ReceiverTracker {
     private final ListenerBus listeners;
     private final Clock clock;
     private final SourceSettings settings;
+    private final Supplier<String> checkpointDirectory;
     private final String name = "sluice-receiver-tracker-" + INSTANCES.incrementAndGet();
     private final List<ReceiverStream> streams = new ArrayList<>();
     private final Map<Integer, Thread> jobs = new ConcurrentHashMap<>();
@@ -41,16 +44,18 @@ public final class ReceiverTracker {
     private volatile boolean stopping;
     private RpcEndpointRef endpoint;
 
-    public ReceiverTracker(JavaSparkContext sc, ListenerBus listeners, Clock clock, SourceSettings settings) {
+    public ReceiverTracker(JavaSparkContext sc, ListenerBus listeners, Clock clock, SourceSettings settings,
+            Supplier<String> checkpointDirectory) {
         this.sc = sc;
+        this.checkpointDirectory = checkpointDirectory;
         this.listeners = listeners;
         this.clock = clock;
         this.settings = settings;
     }
 
     /** Adds a receiver stream before start; returns its state, which the input operator reads blocks from. */
-    public synchronized <T> ReceiverStream register(Receiver<T> receiver, String source) {
-        ReceiverStream s = new ReceiverStream(streams.size(), source, receiver, settings.receiverMaxRate(),
+    public synchronized <T> ReceiverStream register(Receiver<T> receiver, String source, Supplier<String> stableId) {
+        ReceiverStream s = new ReceiverStream(streams.size(), source, stableId, receiver, settings.receiverMaxRate(),
                 settings.startRate(settings.receiverMaxRate()));
         streams.add(s);
         return s;
@@ -60,10 +65,34 @@ public final class ReceiverTracker {
         return List.copyOf(streams);
     }
 
+    /** Whether blocks are logged: received data then survives a driver crash. */
+    public boolean writeAheadLog() {
+        return settings.writeAheadLog();
+    }
+
+    /** With the write-ahead log: opens the stream's log of reported blocks (before a restore reads it). */
+    public void openLog(ReceiverStream s) {
+        if (settings.writeAheadLog() && !s.hasLog()) {
+            s.useLog(BlockMetadataLog.open(logDirectory("receivedBlockMetadata", s), sc.hadoopConfiguration()));
+        }
+    }
+
+    private String logDirectory(String kind, ReceiverStream s) {
+        String dir = checkpointDirectory.get();
+        if (dir == null) {
+            throw new IllegalStateException(SourceSettings.WRITE_AHEAD_LOG + " is set, but there is no checkpoint "
+                    + "directory for the log: call checkpoint(directory) or use StreamingContext.getOrCreate");
+        }
+        // Stable ids may hold characters a Hadoop path does not take ('#'); the id's hash keeps them apart.
+        String id = s.stableId();
+        return dir + "/" + kind + "/" + id.replaceAll("[^A-Za-z0-9_.-]", "_") + "-" + Integer.toHexString(id.hashCode());
+    }
+
     public void start() {
         if (streams.isEmpty()) {
             return;
         }
+        streams().forEach(this::openLog);
         endpoint = Endpoint.setUp(name, this::onMessage, this::onAsk);
         for (ReceiverStream s : streams()) {
             Thread t = new Thread(() -> runReceiverJob(s), "sluice-receiver-job-" + s.streamId());
@@ -106,6 +135,9 @@ public final class ReceiverTracker {
             }
         }
         Endpoint.tearDown(endpoint);
+        for (ReceiverStream s : streams()) {
+            s.closeLog();
+        }
     }
 
     /** Whether some receiver stored blocks no batch has taken yet. */
@@ -128,7 +160,9 @@ public final class ReceiverTracker {
     }
 
     private void runReceiverJob(ReceiverStream s) {
-        ReceiverSpec spec = new ReceiverSpec(s.streamId(), s.source(), name, storageLevel(s.receiver()), settings);
+        ReceiverSpec spec = new ReceiverSpec(s.streamId(), s.source(), name, storageLevel(s.receiver()), settings,
+                settings.writeAheadLog() ? logDirectory("receivedData", s) : null,
+                settings.writeAheadLog() ? new SerializableConfiguration(sc.hadoopConfiguration()) : null);
         VoidFunction<java.util.Iterator<Integer>> body = receiverTask(s.receiver(), spec);
         int attempt = 0;
         while (!stopping && !s.finished()) {
@@ -198,8 +232,13 @@ public final class ReceiverTracker {
             s.supervisor(m.supervisor());
             context.reply(new Messages.Registered(true, GENERATIONS.incrementAndGet(), s.rate()));
         } else if (message instanceof Messages.AddBlock m) {
-            stream(m.streamId()).add(new ReceivedBlock(m.uniqueId(), m.records(), m.skipped(), m.walRecord()));
-            context.reply(Boolean.TRUE);
+            try {
+                stream(m.streamId()).add(m.uniqueId(), m.records(), m.skipped(), m.walRecord(), new Time(clock.millis()));
+                context.reply(Boolean.TRUE);
+            } catch (java.io.IOException e) {
+                context.sendFailure(new IllegalStateException("the driver could not log block " + m.uniqueId()
+                        + " of " + stream(m.streamId()).source() + ": " + e, e));
+            }
         } else {
             context.sendFailure(new IllegalArgumentException("unexpected message " + message));
         }
