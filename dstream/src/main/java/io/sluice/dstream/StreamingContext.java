@@ -85,7 +85,8 @@ public final class StreamingContext {
     private BatchScheduler scheduler;
     private final Map<String, String> settings = new ConcurrentHashMap<>();
     private final Sources sources;
-    private Thread shutdownHook;
+    private Object shutdownHook;
+    private volatile boolean stoppingFromHook;
 
     private StreamingContext(JavaSparkContext sc, boolean ownsSparkContext, Duration batchInterval, Clock clock) {
         this.sc = sc;
@@ -596,20 +597,28 @@ public final class StreamingContext {
                 : Duration.ofMillis(org.apache.spark.network.util.JavaUtils.timeStringAsMs(v));
     }
 
-    /** As Spark Streaming: a JVM shutdown stops the context, gracefully if {@value #STOP_GRACEFULLY_ON_SHUTDOWN}. */
+    /**
+     * As Spark Streaming: a JVM shutdown stops the context, gracefully if {@value #STOP_GRACEFULLY_ON_SHUTDOWN}.
+     * The hook runs in Spark's shutdown hook manager ahead of every Spark hook (a higher priority runs first):
+     * in particular before the local executor's own hook stops its task threads, and before the SparkContext
+     * stops, so a graceful stop can still run its last batches.
+     */
     private void registerShutdownHook() {
         boolean graceful = Boolean.parseBoolean(setting(STOP_GRACEFULLY_ON_SHUTDOWN) != null
                 ? setting(STOP_GRACEFULLY_ON_SHUTDOWN) : sc.getConf().get("spark.streaming.stopGracefullyOnShutdown", "false"));
-        Thread hook = new Thread(() -> stop(false, graceful), "sluice-shutdown-" + sc.appName());
-        Runtime.getRuntime().addShutdownHook(hook);
-        shutdownHook = hook;
+        shutdownHook = org.apache.spark.util.ShutdownHookManager.addShutdownHook(
+                org.apache.spark.util.ShutdownHookManager.DEFAULT_SHUTDOWN_PRIORITY() + 1, () -> {
+                    stoppingFromHook = true;
+                    stop(false, graceful);
+                    return scala.runtime.BoxedUnit.UNIT;
+                });
     }
 
     private void removeShutdownHook() {
-        Thread hook = shutdownHook;
-        if (hook != null && Thread.currentThread() != hook) {
+        Object hook = shutdownHook;
+        if (hook != null && !stoppingFromHook) {
             try {
-                Runtime.getRuntime().removeShutdownHook(hook);
+                org.apache.spark.util.ShutdownHookManager.removeShutdownHook(hook);
             } catch (IllegalStateException e) {
                 // the JVM is shutting down already
             }

@@ -1,0 +1,39 @@
+package io.sluice.dstream.crash;
+
+import io.sluice.dstream.DStream;
+import io.sluice.dstream.StreamingContext;
+import io.sluice.dstream.internal.source.SourceSettings;
+import java.time.Duration;
+
+/**
+ * The driver of {@code ReceiverCrashTest}, run in its own JVM: a reliable receiver with the write-ahead log on,
+ * each batch's records saved as text (committed once per batch), recovered with getOrCreate. Prints one line per
+ * completed batch, which the test waits on. Args: checkpoint directory, output directory, server port.
+ */
+public final class ReceiverCrashApp {
+    private ReceiverCrashApp() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String checkpoints = args[0];
+        String output = args[1];
+        int port = Integer.parseInt(args[2]);
+        StreamingContext ssc = StreamingContext.getOrCreate(checkpoints, () -> {
+            StreamingContext c = StreamingContext.builder().master("local[2]").appName("receiver-crash")
+                    .batchInterval(Duration.ofSeconds(2))
+                    .conf("spark.ui.enabled", "false")
+                    .conf("spark.driver.host", "127.0.0.1").conf("spark.driver.bindAddress", "127.0.0.1")
+                    .conf(SourceSettings.WRITE_AHEAD_LOG, "true")
+                    .conf(StreamingContext.STOP_GRACEFULLY_ON_SHUTDOWN, "true")
+                    .conf(StreamingContext.GRACEFUL_STOP_TIMEOUT, "25s") // under Hadoop's 30 s hook limit
+                    .build();
+            DStream<String> ids = c.receiverStream(new AckingReceiver("127.0.0.1", port)).name("ids");
+            ids.saveAsTextFiles(output + "/batch", "txt");
+            ids.count().foreachRDD((rdd, time) -> System.out.println("batch " + time.milliseconds() + " " + rdd.first()));
+            return c;
+        });
+        ssc.start();
+        System.out.println("started");
+        ssc.awaitTermination();
+    }
+}

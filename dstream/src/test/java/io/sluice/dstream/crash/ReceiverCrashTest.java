@@ -1,0 +1,183 @@
+package io.sluice.dstream.crash;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A driver with a reliable receiver and the write-ahead log is killed with {@code kill -9} right after its
+ * receiver acknowledged a chunk of records (so the chunk is, at best, only in the logs), and started again on
+ * the same checkpoint directory. Every record the server sent and the receiver acknowledged must be in the output
+ * exactly once. The second driver is then stopped with SIGTERM right after another acknowledged chunk: its
+ * shutdown hook stops gracefully ({@code sluice.stopGracefullyOnShutdown}), so that chunk is not lost either
+ * (within the graceful stop timeout, and Hadoop's 30 s limit on shutdown hooks, which Spark's hooks run under).
+ * The test waits only on blocking reads: the server's socket and the drivers' progress lines.
+ */
+class ReceiverCrashTest {
+    private static final int CHUNK = 1000;
+
+    @TempDir
+    Path work;
+
+    @Test
+    void everyAcknowledgedRecordIsCountedExactlyOnceAcrossAKillAndAGracefulShutdown() throws Exception {
+        Path checkpoints = work.resolve("checkpoints");
+        Path output = work.resolve("output");
+        Driver second = null;
+        try (ServerSocket server = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            server.setSoTimeout(120_000);
+            String[] args = {checkpoints.toString(), output.toString(), String.valueOf(server.getLocalPort())};
+
+            Driver first = Driver.start(args, work.resolve("first.log"));
+            try (Socket c = server.accept()) {
+                send(c, 0);
+                first.awaitProcessed(CHUNK);          // chunk 0 went through a batch
+                send(c, 1);                           // chunk 1 is acknowledged: logged, maybe not processed
+                first.kill();
+            }
+
+            second = Driver.start(args, work.resolve("second.log"));
+            second.awaitProcessed(CHUNK);             // chunk 1 came back from the logs and went through a batch
+            try (Socket c = server.accept()) {        // the receiver of the restarted driver
+                send(c, 2);
+                second.terminate();                   // SIGTERM: the shutdown hook stops gracefully
+            }
+        }
+        Map<String, Integer> seen = readOutput(output);
+        List<String> wrong = new ArrayList<>();
+        for (int id = 0; id < 3 * CHUNK; id++) {
+            int n = seen.getOrDefault("r" + id, 0);
+            if (n != 1) {
+                wrong.add("r" + id + " x" + n);
+            }
+        }
+        assertTrue(wrong.isEmpty(), wrong.size() + " records not exactly once, e.g. "
+                + wrong.subList(0, Math.min(10, wrong.size())) + "; the restarted driver's log ends:\n" + second.tail());
+        assertEquals(3 * CHUNK, seen.size());
+    }
+
+    /** Sends chunk {@code k} and blocks until the receiver acknowledged it. */
+    private static void send(Socket c, int k) throws IOException {
+        StringBuilder chunk = new StringBuilder();
+        for (int i = k * CHUNK; i < (k + 1) * CHUNK; i++) {
+            chunk.append('r').append(i).append('\n');
+        }
+        chunk.append(".\n");
+        OutputStream out = c.getOutputStream();
+        out.write(chunk.toString().getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        c.setSoTimeout(120_000);
+        String ack = new BufferedReader(new InputStreamReader(c.getInputStream(), StandardCharsets.UTF_8)).readLine();
+        assertEquals("ack " + CHUNK, ack, "the receiver acknowledges the whole chunk");
+    }
+
+    private static Map<String, Integer> readOutput(Path output) throws IOException {
+        Map<String, Integer> seen = new HashMap<>();
+        try (Stream<Path> files = Files.walk(output)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("part-")).toList()) {
+                for (String line : Files.readAllLines(f)) {
+                    seen.merge(line, 1, Integer::sum);
+                }
+            }
+        }
+        return seen;
+    }
+
+    /** A driver JVM running {@link ReceiverCrashApp}; its stdout lines are read as they come. */
+    private static final class Driver {
+        private final Process process;
+        private final Path log;
+        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+
+        private Driver(Process process, Path log) {
+            this.process = process;
+            this.log = log;
+            Thread reader = new Thread(() -> {
+                try (BufferedReader in = new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = in.readLine()) != null) {
+                        lines.add(line);
+                    }
+                } catch (IOException e) {
+                    // killed
+                }
+                lines.add("<exit>");
+            });
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        static Driver start(String[] args, Path log) throws IOException {
+            List<String> command = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx768m",
+                    "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
+                    "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+                    "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
+                    "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+                    "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
+                    "-cp", System.getProperty("java.class.path"), ReceiverCrashApp.class.getName()));
+            command.addAll(List.of(args));
+            ProcessBuilder pb = new ProcessBuilder(command).redirectError(log.toFile());
+            pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+            return new Driver(pb.start(), log);
+        }
+
+        /** Waits until the batches this driver completed hold {@code records} records in all. */
+        void awaitProcessed(long records) throws Exception {
+            long total = 0;
+            while (total < records) {
+                String line = lines.poll(120, TimeUnit.SECONDS);
+                if (line == null || line.equals("<exit>")) {
+                    throw new AssertionError("the driver stopped reporting batches at " + total + " records; "
+                            + "its log: " + tail());
+                }
+                if (line.startsWith("batch ")) {
+                    total += Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+                }
+            }
+        }
+
+        void kill() throws InterruptedException {
+            process.destroyForcibly();
+            process.waitFor();
+        }
+
+        void terminate() throws InterruptedException {
+            process.destroy();
+            if (!process.waitFor(120, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError("the driver did not shut down within 120 s of SIGTERM; its log: " + tail());
+            }
+        }
+
+        String tail() {
+            try {
+                List<String> all = Files.readAllLines(log);
+                return String.join("\n", all.subList(Math.max(0, all.size() - 30), all.size()));
+            } catch (IOException e) {
+                return "(unreadable: " + e + ")";
+            }
+        }
+    }
+}
