@@ -467,7 +467,7 @@ public final class StreamingContext {
                 // Receivers first: once they stopped, everything they stored is known, and a graceful stop
                 // runs one more batch for it if needed, so nothing received is lost.
                 Duration timeout = gracefulStopTimeout();
-                sources.stopReceiving(gracefully ? timeout : Duration.ofSeconds(2));
+                sources.stopReceiving(gracefully ? timeout : Duration.ofSeconds(2), gracefully);
                 for (InputOperator<?> input : graph.inputs()) {
                     input.stop(gracefully);
                 }

@@ -9,8 +9,9 @@ import java.util.Map;
 public final class Workloads {
     private static final List<Workload> ALL = List.of(
             new EmptyBatches(),
-            new WordCountWorkload()
-            // W2 .. W6 and ingestion workloads: one line each, in id order.
+            new WordCountWorkload(),
+            // W2 .. W6: one line each, in id order; ingestion (R) workloads after them.
+            new SocketIngestion()
     );
 
     private Workloads() {

@@ -32,6 +32,7 @@ public final class LineReader {
     private int limit;
     private byte[] line = new byte[256];
     private long number;
+    private int highBits; // OR of the current line's bytes: no high bit set means plain ASCII
 
     public LineReader(InputStream in, int maxLength, boolean lastLineNeedsNewline) {
         this.in = in;
@@ -42,6 +43,7 @@ public final class LineReader {
     public Line next() throws IOException {
         int len = 0;
         boolean tooLong = false;
+        highBits = 0;
         while (true) {
             if (pos == limit) {
                 limit = in.read(buf, 0, buf.length);
@@ -53,17 +55,25 @@ public final class LineReader {
                     }
                     number++;
                     if (!lastLineNeedsNewline) {
-                        return finish(len, tooLong);
+                        return finish(line, 0, len, tooLong);
                     }
                     return new Line(null, "line " + number + " was cut off: the stream ended after " + len
                             + " bytes without a newline", number);
                 }
             }
             int start = pos;
+            int bits = 0;
             while (pos < limit && buf[pos] != '\n') {
+                bits |= buf[pos];
                 pos++;
             }
+            highBits |= bits;
             int chunk = pos - start;
+            if (len == 0 && !tooLong && pos < limit && chunk <= maxLength) {
+                pos++; // the whole line is in the buffer: make it from there, without copying it first
+                number++;
+                return finish(buf, start, chunk, false);
+            }
             if (!tooLong) {
                 if (len + chunk > maxLength) {
                     tooLong = true;
@@ -76,19 +86,22 @@ public final class LineReader {
             if (pos < limit) { // found the newline
                 pos++;
                 number++;
-                return finish(len, tooLong);
+                return finish(line, 0, len, tooLong);
             }
         }
     }
 
-    private Line finish(int len, boolean tooLong) {
+    private Line finish(byte[] bytes, int off, int len, boolean tooLong) {
         if (tooLong) {
             return new Line(null, "line " + number + " is longer than the maximum of " + maxLength
                     + " bytes (sluice.input.maxLineLength)", number);
         }
-        int end = len > 0 && line[len - 1] == '\r' ? len - 1 : len;
+        int end = len > 0 && bytes[off + len - 1] == '\r' ? len - 1 : len;
+        if (highBits >= 0) { // ASCII: valid UTF-8 as it is, and Latin-1 makes the compact string directly
+            return new Line(new String(bytes, off, end, StandardCharsets.ISO_8859_1), null, number);
+        }
         try {
-            return new Line(decoder.decode(ByteBuffer.wrap(line, 0, end)).toString(), null, number);
+            return new Line(decoder.decode(ByteBuffer.wrap(bytes, off, end)).toString(), null, number);
         } catch (CharacterCodingException e) {
             return new Line(null, "line " + number + " is not valid UTF-8 (" + e.getMessage() + ")", number);
         }

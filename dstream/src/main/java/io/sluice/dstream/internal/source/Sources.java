@@ -67,10 +67,10 @@ public final class Sources {
     }
 
     /** Stops the receivers; returns once each stored and reported what it received (or {@code timeout} passed). */
-    public void stopReceiving(Duration timeout) {
+    public void stopReceiving(Duration timeout, boolean gracefully) {
         ReceiverTracker t = existingTracker();
         if (t != null) {
-            t.stop(timeout);
+            t.stop(timeout, gracefully);
         }
     }
 

@@ -37,8 +37,8 @@ final class Messages {
     record Failed(int streamId, String message) implements Serializable {
     }
 
-    /** Tracker to supervisor (ask): stop the receiver, store what it buffered, then reply. */
-    record Stop() implements Serializable {
+    /** Tracker to supervisor (ask): stop the receiver, store what it buffered unless {@code drop}, then reply. */
+    record Stop(boolean drop) implements Serializable {
     }
 
     /** Tracker to supervisor: the new rate limit in records per second (0: unlimited). */

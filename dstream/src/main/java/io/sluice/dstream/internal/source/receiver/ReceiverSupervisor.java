@@ -250,10 +250,15 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
     }
 
     private void onAsk(Object message, RpcCallContext context) {
-        if (message instanceof Messages.Stop) {
+        if (message instanceof Messages.Stop stop) {
             // Replies from another thread: storing the last blocks asks the driver, which may need this RPC thread.
             Thread t = new Thread(() -> {
-                if (state != State.STOPPED) {
+                if (state != State.STOPPED && stop.drop()) {
+                    state = State.STOPPED; // a forced stop: what is buffered is not stored
+                    generator.abort();
+                    safely(receiver::onStop, "onStop");
+                    event("stopped", spec.source() + " stopped by the driver, dropping what it had not stored");
+                } else if (state != State.STOPPED) {
                     state = State.STOPPED;
                     terminate();
                     event("stopped", spec.source() + " stopped by the driver");

@@ -103,10 +103,10 @@ public final class ReceiverTracker {
     }
 
     /**
-     * Stops every receiver and waits (up to {@code timeout}) until each has stored and reported what it
-     * received; then cancels what did not stop in time.
+     * Stops every receiver; gracefully, waits (up to {@code timeout}) until each has stored and reported what
+     * it received, otherwise they drop what they had not stored yet; cancels what did not stop in time.
      */
-    public void stop(Duration timeout) {
+    public void stop(Duration timeout, boolean gracefully) {
         stopping = true;
         if (endpoint == null) {
             return;
@@ -116,7 +116,7 @@ public final class ReceiverTracker {
             RpcEndpointRef supervisor = s.supervisor();
             if (supervisor != null) {
                 try {
-                    Endpoint.ask(supervisor, new Messages.Stop(), Boolean.class);
+                    Endpoint.ask(supervisor, new Messages.Stop(!gracefully), Boolean.class);
                 } catch (Exception e) { // a receiver that stopped by itself has no endpoint any more
                     LOG.warn("{} did not confirm its stop", s.source(), e);
                 }
