@@ -32,62 +32,20 @@ import scala.Tuple2;
  * operations with the same function types, so lambdas written for Spark Streaming compile unchanged.
  * Transformations return new streams; output operations ({@link #foreachRDD}, {@link #print}, {@link
  * #saveAsTextFiles}) make the context run jobs. All of them must be declared before the context starts.
+ * The operations shared with {@link PairDStream} are in {@link DStreamLike}.
  */
-public class DStream<T> {
-    final StreamingContext context;
-    private final Operator<T> operator;
-
+public class DStream<T> extends DStreamLike<T, JavaRDD<T>> {
     DStream(StreamingContext context, Operator<T> operator) {
-        this.context = context;
-        this.operator = operator;
+        super(context, operator);
     }
 
-    Operator<T> operator() {
-        return operator;
-    }
-
-    public StreamingContext context() {
-        return context;
-    }
-
-    /** How often this stream produces an RDD. */
-    public Duration slideDuration() {
-        return operator.slide();
-    }
-
-    // ---- element-wise ---------------------------------------------------------------------------------
-
-    public <R> DStream<R> map(Function<T, R> f) {
-        return derive("map", f, rdd -> rdd.map(f));
-    }
-
-    public <U> DStream<U> flatMap(FlatMapFunction<T, U> f) {
-        return derive("flatMap", f, rdd -> rdd.flatMap(f));
+    @Override
+    final JavaRDD<T> view(JavaRDD<T> rdd) {
+        return rdd;
     }
 
     public DStream<T> filter(Function<T, Boolean> f) {
         return derive("filter", f, rdd -> rdd.filter(f));
-    }
-
-    public <U> DStream<U> mapPartitions(FlatMapFunction<Iterator<T>, U> f) {
-        return derive("mapPartitions", f, rdd -> rdd.mapPartitions(f));
-    }
-
-    public <K, V> PairDStream<K, V> mapToPair(PairFunction<T, K, V> f) {
-        return derivePairs("mapToPair", f, rdd -> rdd.mapToPair(f));
-    }
-
-    public <K, V> PairDStream<K, V> flatMapToPair(PairFlatMapFunction<T, K, V> f) {
-        return derivePairs("flatMapToPair", f, rdd -> rdd.flatMapToPair(f));
-    }
-
-    public <K, V> PairDStream<K, V> mapPartitionsToPair(PairFlatMapFunction<Iterator<T>, K, V> f) {
-        return derivePairs("mapPartitionsToPair", f, rdd -> rdd.mapPartitionsToPair(f));
-    }
-
-    /** Each partition of each batch as one list. */
-    public DStream<List<T>> glom() {
-        return derive("glom", null, JavaRDD::glom);
     }
 
     public DStream<T> repartition(int numPartitions) {
@@ -96,88 +54,6 @@ public class DStream<T> {
 
     public DStream<T> union(DStream<T> other) {
         return context.union(this, other);
-    }
-
-    // ---- aggregations, one element (or none) per batch ------------------------------------------------
-
-    /** The number of records in each batch, as a one-element RDD (one stage; no shuffle). */
-    public DStream<Long> count() {
-        return derive("count", null, rdd -> DriverValuesRDD.of(rdd.context(), () -> List.of(rdd.count())));
-    }
-
-    /** Each batch reduced to one element; an empty batch gives an empty RDD. */
-    public DStream<T> reduce(Function2<T, T, T> f) {
-        return derive("reduce", f, rdd -> DriverValuesRDD.of(rdd.context(), () -> {
-            List<T> partials = rdd.mapPartitions((Iterator<T> it) -> {
-                if (!it.hasNext()) {
-                    return java.util.Collections.<T>emptyIterator();
-                }
-                T acc = it.next();
-                while (it.hasNext()) {
-                    acc = f.call(acc, it.next());
-                }
-                return List.of(acc).iterator();
-            }).collect();
-            if (partials.isEmpty()) {
-                return List.of();
-            }
-            T acc = partials.get(0);
-            for (int i = 1; i < partials.size(); i++) {
-                acc = f.call(acc, partials.get(i));
-            }
-            return List.of(acc);
-        }));
-    }
-
-    /** How often each distinct element occurs in each batch. */
-    public PairDStream<T, Long> countByValue() {
-        return countByValue(context.sparkContext().defaultParallelism());
-    }
-
-    public PairDStream<T, Long> countByValue(int numPartitions) {
-        return derivePairs("countByValue", null,
-                rdd -> Aggregations.reduceByKey(rdd.mapToPair(x -> new Tuple2<>(x, 1L)), Long::sum,
-                        new HashPartitioner(numPartitions)));
-    }
-
-    // ---- arbitrary RDD functions ------------------------------------------------------------------------
-
-    public <U> DStream<U> transform(Function<JavaRDD<T>, JavaRDD<U>> f) {
-        return derive("transform", f, f::call);
-    }
-
-    public <U> DStream<U> transform(Function2<JavaRDD<T>, Time, JavaRDD<U>> f) {
-        return new DStream<>(context, DerivedOperator.of("transform", operator, f, f::call));
-    }
-
-    public <K, V> PairDStream<K, V> transformToPair(Function<JavaRDD<T>, JavaPairRDD<K, V>> f) {
-        return derivePairs("transformToPair", f, f::call);
-    }
-
-    public <K, V> PairDStream<K, V> transformToPair(Function2<JavaRDD<T>, Time, JavaPairRDD<K, V>> f) {
-        return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>of("transformToPair", operator, f,
-                (rdd, time) -> Rdds.tuples(f.call(rdd, time))));
-    }
-
-    public <U, W> DStream<W> transformWith(DStream<U> other, Function3<JavaRDD<T>, JavaRDD<U>, Time, JavaRDD<W>> f) {
-        return new DStream<>(context, combine("transformWith", other, f, f::call));
-    }
-
-    /**
-     * As {@link #transformWith(DStream, Function3)}, the other stream's RDD seen as pairs. Java cannot tell the
-     * two overloads apart for an implicitly typed lambda (a PairDStream is a DStream): declare the lambda's
-     * parameter types, e.g. {@code (JavaRDD<T> a, JavaPairRDD<K, V> b, Time t) -> ...}.
-     */
-    public <K2, V2, W> DStream<W> transformWith(PairDStream<K2, V2> other,
-            Function3<JavaRDD<T>, JavaPairRDD<K2, V2>, Time, JavaRDD<W>> f) {
-        return new DStream<>(context, combine("transformWith", other, f,
-                (a, b, time) -> f.call(a, Rdds.pairs(b), time)));
-    }
-
-    public <U, K2, V2> PairDStream<K2, V2> transformWithToPair(DStream<U> other,
-            Function3<JavaRDD<T>, JavaRDD<U>, Time, JavaPairRDD<K2, V2>> f) {
-        return new PairDStream<>(context, combine("transformWithToPair", other, f,
-                (a, b, time) -> Rdds.tuples(f.call(a, b, time))));
     }
 
     // ---- persistence and lineage ------------------------------------------------------------------------
@@ -192,43 +68,20 @@ public class DStream<T> {
     }
 
     public DStream<T> persist(StorageLevel level) {
-        operator.persist(level);
+        operator().persist(level);
         return this;
     }
 
     /** Cuts this stream's lineage every {@code interval} (reliably with a checkpoint directory, else locally). */
     public DStream<T> checkpoint(Duration interval) {
-        operator.checkpoint(interval);
+        operator().checkpoint(interval);
         return this;
     }
 
     /** Names this stream: checkpoints attach its state and progress to the name, which survives code changes. */
     public DStream<T> name(String name) {
-        operator.name(name);
+        operator().name(name);
         return this;
-    }
-
-    /**
-     * The RDDs of the batches in [from, to], oldest first (from the remembered ones, or computed). As in Spark
-     * Streaming, a time between two of this stream's batches stands for the batch before it.
-     */
-    public List<JavaRDD<T>> slice(Time from, Time to) {
-        if (context.getState() != StreamingContextState.ACTIVE) {
-            throw new IllegalStateException("slice() needs a started context");
-        }
-        return operator.slice(onSlideGrid(from).minus(operator.slide()), onSlideGrid(to));
-    }
-
-    /** The latest time of this stream's batch grid (zero time plus whole slides) that is not after {@code time}. */
-    private Time onSlideGrid(Time time) {
-        long zero = operator.zeroTime().milliseconds();
-        long slide = operator.slide().toMillis();
-        return new Time(zero + Math.floorDiv(time.milliseconds() - zero, slide) * slide);
-    }
-
-    /** This stream's RDD for one batch time, computing it if needed (empty when the time is not on the slide). */
-    public java.util.Optional<JavaRDD<T>> compute(Time time) {
-        return operator.getOrCompute(time);
     }
 
     // ---- windows (see internal/window) --------------------------------------------------------------------
@@ -243,122 +96,6 @@ public class DStream<T> {
      * multiples of this stream's slide (checked at start). Windows at the start hold the batches so far.
      */
     public DStream<T> window(Duration window, Duration slide) {
-        return new DStream<>(context, new WindowOperator<>(operator, window, slide));
-    }
-
-    /**
-     * The number of elements in each window, as a one-element RDD; computed incrementally (counts of the
-     * batches entering and leaving). As in Spark Streaming, windows before the first element are empty
-     * RDDs, and a window whose elements have all left counts 0.
-     */
-    public DStream<Long> countByWindow(Duration window, Duration slide) {
-        return map(x -> 1L).reduceByWindow(Long::sum, (a, b) -> a - b, window, slide);
-    }
-
-    /** Each window reduced to one element (an empty window gives an empty RDD): reduces every batch once. */
-    public DStream<T> reduceByWindow(Function2<T, T, T> f, Duration window, Duration slide) {
-        return reduce(f).window(window, slide).reduce(f);
-    }
-
-    /**
-     * Each window reduced to one element, incrementally: the previous window's value, {@code invF} the batches
-     * that left, {@code f} those that entered. Once a value exists it stays (possibly the "zero" of f), even
-     * when every element has left; before any element, windows are empty RDDs.
-     */
-    public DStream<T> reduceByWindow(Function2<T, T, T> f, Function2<T, T, T> invF, Duration window,
-            Duration slide) {
-        PairDStream<Integer, T> keyed = mapToPair(x -> new Tuple2<>(1, x));
-        return keyed.reduceByKeyAndWindow(f, invF, window, slide, 1, null).map(Tuple2::_2);
-    }
-
-    /** How often each distinct element occurs in each window; elements whose count drops to 0 disappear. */
-    public PairDStream<T, Long> countByValueAndWindow(Duration window, Duration slide) {
-        return countByValueAndWindow(window, slide, context.sparkContext().defaultParallelism());
-    }
-
-    public PairDStream<T, Long> countByValueAndWindow(Duration window, Duration slide, int numPartitions) {
-        PairDStream<T, Long> ones = mapToPair(x -> new Tuple2<>(x, 1L));
-        return ones.reduceByKeyAndWindow(Long::sum, (a, b) -> a - b, window, slide, numPartitions,
-                (Tuple2<T, Long> kv) -> kv._2() != 0L);
-    }
-
-
-    // ---- output operations ------------------------------------------------------------------------------
-
-    public void foreachRDD(VoidFunction<JavaRDD<T>> f) {
-        new OutputOperation<>(operator, "foreachRDD", (rdd, time) -> f.call(rdd));
-    }
-
-    public void foreachRDD(VoidFunction2<JavaRDD<T>, Time> f) {
-        new OutputOperation<>(operator, "foreachRDD", f::call);
-    }
-
-    /** Prints the first ten elements of every batch. */
-    public void print() {
-        print(10);
-    }
-
-    public void print(int num) {
-        new OutputOperation<>(operator, "print", (rdd, time) -> {
-            List<T> first = rdd.take(num + 1);
-            StringBuilder out = new StringBuilder();
-            out.append("-------------------------------------------\n");
-            out.append("Time: ").append(time.milliseconds()).append(" ms\n");
-            out.append("-------------------------------------------\n");
-            for (int i = 0; i < Math.min(num, first.size()); i++) {
-                out.append(first.get(i)).append('\n');
-            }
-            if (first.size() > num) {
-                out.append("...\n");
-            }
-            System.out.println(out);
-        });
-    }
-
-    /**
-     * Saves each batch as text files in the directory {@code prefix-<batch ms>[.suffix]}. The directory is
-     * committed atomically: a re-run batch replaces its directory instead of adding to it.
-     */
-    public void saveAsTextFiles(String prefix, String suffix) {
-        new OutputOperation<>(operator, "saveAsTextFiles",
-                (rdd, time) -> TextFileSink.save(rdd, TextFileSink.batchPath(prefix, suffix, time)));
-    }
-
-    // ---- helpers ----------------------------------------------------------------------------------------
-
-    @FunctionalInterface
-    interface RddFunction<A, B> {
-        JavaRDD<B> apply(JavaRDD<A> rdd) throws Exception;
-    }
-
-    @FunctionalInterface
-    interface PairRddFunction<A, K, V> {
-        JavaPairRDD<K, V> apply(JavaRDD<A> rdd) throws Exception;
-    }
-
-    @FunctionalInterface
-    interface TwoRddFunction<A, B, C> {
-        JavaRDD<C> apply(JavaRDD<A> a, JavaRDD<B> b, Time time) throws Exception;
-    }
-
-    <R> DStream<R> derive(String kind, Object userFunction, RddFunction<T, R> f) {
-        return new DStream<>(context, DerivedOperator.of(kind, operator, userFunction, (rdd, time) -> f.apply(rdd)));
-    }
-
-    <K, V> PairDStream<K, V> derivePairs(String kind, Object userFunction, PairRddFunction<T, K, V> f) {
-        return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>of(kind, operator, userFunction,
-                (rdd, time) -> Rdds.tuples(f.apply(rdd))));
-    }
-
-    <U, W> DerivedOperator<W> combine(String kind, DStream<U> other, Object userFunction, TwoRddFunction<T, U, W> f) {
-        List<Operator<?>> parents = new ArrayList<>(List.of(operator, other.operator()));
-        List<Object> fns = userFunction == null ? List.of() : List.of(userFunction);
-        return new DerivedOperator<>(kind, parents, fns, (rdds, time) -> {
-            @SuppressWarnings("unchecked")
-            JavaRDD<T> a = (JavaRDD<T>) rdds.get(0);
-            @SuppressWarnings("unchecked")
-            JavaRDD<U> b = (JavaRDD<U>) rdds.get(1);
-            return f.apply(a, b, time);
-        });
+        return new DStream<>(context, new WindowOperator<>(operator(), window, slide));
     }
 }

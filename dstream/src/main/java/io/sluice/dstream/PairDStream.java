@@ -6,6 +6,7 @@ import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.rdd.Aggregations;
 import io.sluice.dstream.internal.window.ReducedWindowOperator;
+import io.sluice.dstream.internal.window.WindowOperator;
 import io.sluice.dstream.internal.window.WindowFunctions;
 import io.sluice.dstream.internal.state.MapWithStateOperator;
 import io.sluice.dstream.internal.state.UpdateStateOperator;
@@ -29,7 +30,7 @@ import scala.Tuple2;
  * A stream of key-value pairs, with the by-key operations of Spark Streaming's {@code JavaPairDStream}.
  * Without an explicit partition count, shuffles use the SparkContext's default parallelism.
  */
-public class PairDStream<K, V> extends DStream<Tuple2<K, V>> {
+public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, V>> {
     PairDStream(StreamingContext context, Operator<Tuple2<K, V>> operator) {
         super(context, operator);
     }
@@ -38,55 +39,59 @@ public class PairDStream<K, V> extends DStream<Tuple2<K, V>> {
         return new HashPartitioner(context.sparkContext().defaultParallelism());
     }
 
-    // ---- covariant overrides of DStream's same-type operations ----------------------------------------
-
     @Override
+    final JavaPairRDD<K, V> view(JavaRDD<Tuple2<K, V>> rdd) {
+        return Rdds.pairs(rdd);
+    }
+
+    /** This stream as a stream of tuples (its functions then see {@code JavaRDD<Tuple2<K, V>>}). */
+    public DStream<Tuple2<K, V>> toJavaDStream() {
+        return new DStream<>(context, operator());
+    }
+
+    /** A stream of tuples as a pair stream. */
+    public static <K, V> PairDStream<K, V> fromJavaDStream(DStream<Tuple2<K, V>> stream) {
+        return new PairDStream<>(stream.context(), stream.operator());
+    }
+
+    // ---- operations that keep the stream's type ------------------------------------------------------
+
     public PairDStream<K, V> filter(Function<Tuple2<K, V>, Boolean> f) {
-        return pairs(super.filter(f));
+        return byKey("filter", f, rdd -> rdd.filter(f));
     }
 
-    @Override
     public PairDStream<K, V> repartition(int numPartitions) {
-        return pairs(super.repartition(numPartitions));
+        return byKey("repartition", null, rdd -> rdd.repartition(numPartitions));
     }
 
-    @Override
-    public PairDStream<K, V> union(DStream<Tuple2<K, V>> other) {
-        return pairs(super.union(other));
+    public PairDStream<K, V> union(PairDStream<K, V> other) {
+        return context.union(this, other);
     }
 
-    @Override
+    /** Keeps each batch's RDD in memory (serialized) while the stream remembers it. */
     public PairDStream<K, V> cache() {
-        super.cache();
-        return this;
+        return persist(StorageLevel.MEMORY_ONLY_SER());
     }
 
-    @Override
     public PairDStream<K, V> persist() {
-        super.persist();
-        return this;
+        return cache();
     }
 
-    @Override
     public PairDStream<K, V> persist(StorageLevel level) {
-        super.persist(level);
+        operator().persist(level);
         return this;
     }
 
-    @Override
+    /** Cuts this stream's lineage every {@code interval} (reliably with a checkpoint directory, else locally). */
     public PairDStream<K, V> checkpoint(Duration interval) {
-        super.checkpoint(interval);
+        operator().checkpoint(interval);
         return this;
     }
 
-    @Override
+    /** Names this stream: checkpoints attach its state and progress to the name, which survives code changes. */
     public PairDStream<K, V> name(String name) {
-        super.name(name);
+        operator().name(name);
         return this;
-    }
-
-    private PairDStream<K, V> pairs(DStream<Tuple2<K, V>> stream) {
-        return new PairDStream<>(context, stream.operator());
     }
 
     // ---- per-key values ---------------------------------------------------------------------------------
@@ -207,14 +212,12 @@ public class PairDStream<K, V> extends DStream<Tuple2<K, V>> {
 
     // ---- windows by key (see internal/window) -------------------------------------------------------------
 
-    @Override
     public PairDStream<K, V> window(Duration window) {
-        return pairs(super.window(window));
+        return window(window, slideDuration());
     }
 
-    @Override
     public PairDStream<K, V> window(Duration window, Duration slide) {
-        return pairs(super.window(window, slide));
+        return new PairDStream<>(context, new WindowOperator<>(operator(), window, slide));
     }
 
     /** Each key's values in the last {@code window}, one RDD per batch. */

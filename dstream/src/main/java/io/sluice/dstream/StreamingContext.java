@@ -317,16 +317,29 @@ public final class StreamingContext {
     }
 
     public <T> DStream<T> union(List<DStream<T>> streams) {
+        return new DStream<>(this, unionOf(streams));
+    }
+
+    @SafeVarargs
+    public final <K, V> PairDStream<K, V> union(PairDStream<K, V> first, PairDStream<K, V>... rest) {
+        List<PairDStream<K, V>> all = new ArrayList<>();
+        all.add(first);
+        all.addAll(List.of(rest));
+        return new PairDStream<>(this, unionOf(all));
+    }
+
+    /** One RDD per batch holding every stream's RDD of that batch (all streams must have the same slide). */
+    private <T> Operator<T> unionOf(List<? extends DStreamLike<T, ?>> streams) {
         if (streams.isEmpty()) {
             throw new IllegalArgumentException("union needs at least one stream");
         }
         List<Operator<?>> parents = new ArrayList<>();
         streams.forEach(s -> parents.add(s.operator()));
-        return new DStream<>(this, new DerivedOperator<T>("union", parents, List.of(), (rdds, time) -> {
+        return new DerivedOperator<T>("union", parents, List.of(), (rdds, time) -> {
             @SuppressWarnings("unchecked")
             JavaRDD<T>[] all = rdds.toArray(JavaRDD[]::new);
             return sc.union(all);
-        }));
+        });
     }
 
     // ---- recovery: getOrCreate (see internal/recovery and the recovery module) ------------------------

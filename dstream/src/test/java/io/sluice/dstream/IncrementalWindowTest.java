@@ -150,7 +150,7 @@ class IncrementalWindowTest {
     }
 
     interface Pipeline {
-        DStream<?> build(StreamTester t);
+        DStreamLike<?, ?> build(StreamTester t);
     }
 
     static String startFailure(Pipeline pipeline) {

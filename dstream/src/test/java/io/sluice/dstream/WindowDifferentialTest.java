@@ -62,7 +62,7 @@ class WindowDifferentialTest {
      * read once per batch, as a time-indexed source would be), and the window's output is compared at the
      * times each side emitted it, so a wrong slide shows as different times.
      */
-    private static <I, O> void compare(List<List<I>> input, Order order, Function<DStream<I>, DStream<O>> sluice,
+    private static <I, O> void compare(List<List<I>> input, Order order, Function<DStream<I>, ? extends DStreamLike<O, ?>> sluice,
             Function<JavaDStream<I>, JavaDStreamLike<O, ?, ?>> spark) {
         int batches = input.size() + 2;
         Map<Time, List<O>> expected;

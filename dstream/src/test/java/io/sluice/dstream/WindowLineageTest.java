@@ -108,7 +108,7 @@ class WindowLineageTest {
                 // Windows of 21..40 s are remembered; the cut at 20 s is forgotten, yet 21..29 s descend from it.
                 List<JavaRDD<Tuple2<String, Integer>>> remembered = new ArrayList<>();
                 for (int s = 21; s <= 29; s++) {
-                    JavaRDD<Tuple2<String, Integer>> rdd = windows.compute(Time.ofMillis(s * 1000L)).orElseThrow();
+                    JavaRDD<Tuple2<String, Integer>> rdd = windows.compute(Time.ofMillis(s * 1000L)).orElseThrow().rdd().toJavaRDD();
                     assertFalse(Lineage.isCut(rdd), "window at " + s + " s");
                     remembered.add(rdd);
                 }

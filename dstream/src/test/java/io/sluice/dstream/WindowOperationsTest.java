@@ -62,7 +62,7 @@ class WindowOperationsTest {
     }
 
     /** Runs {@code op} over {@code input} for {@code batches} batches; each output batch as a multiset. */
-    static <I, O> Collected<O> run(List<List<I>> input, int batches, Function<DStream<I>, DStream<O>> op) {
+    static <I, O> Collected<O> run(List<List<I>> input, int batches, Function<DStream<I>, ? extends DStreamLike<O, ?>> op) {
         try (StreamTester t = new StreamTester()) {
             Collected<O> out = t.collect(op.apply(t.input(input)));
             t.runBatches(batches);
@@ -71,7 +71,7 @@ class WindowOperationsTest {
     }
 
     static <K, V> Collected<Tuple2<K, V>> runPairs(List<List<Tuple2<K, V>>> input, int batches,
-            Function<PairDStream<K, V>, DStream<Tuple2<K, V>>> op) {
+            Function<PairDStream<K, V>, ? extends DStreamLike<Tuple2<K, V>, ?>> op) {
         return run(input, batches, s -> op.apply(s.mapToPair(kv -> kv)));
     }
 

@@ -5,7 +5,7 @@ import java.util.Set;
 /** Where in user code an operator was created, e.g. "map at WordCount.java:42", for errors and the UI. */
 public final class CallSite {
     private static final Set<String> API_CLASSES = Set.of(
-            "io.sluice.dstream.DStream", "io.sluice.dstream.PairDStream", "io.sluice.dstream.StreamingContext",
+            "io.sluice.dstream.DStream", "io.sluice.dstream.DStreamLike", "io.sluice.dstream.PairDStream", "io.sluice.dstream.StreamingContext",
             "io.sluice.dstream.StreamingContext$Builder", "io.sluice.dstream.MapWithStateDStream");
 
     private CallSite() {

@@ -3,6 +3,7 @@ package io.sluice.dstream.testing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.dstream.DStream;
+import io.sluice.dstream.DStreamLike;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.rdd.Time;
 import java.util.List;
@@ -26,12 +27,12 @@ public final class Differential {
     }
 
     public static <I, O> void compare(List<List<I>> input, Order order,
-            Function<DStream<I>, DStream<O>> sluice, Function<JavaDStream<I>, JavaDStreamLike<O, ?, ?>> spark) {
+            Function<DStream<I>, ? extends DStreamLike<O, ?>> sluice, Function<JavaDStream<I>, JavaDStreamLike<O, ?, ?>> spark) {
         compare2(input, List.of(), order, (a, b) -> sluice.apply(a), (a, b) -> spark.apply(a));
     }
 
     public static <A, B, O> void compare2(List<List<A>> first, List<List<B>> second, Order order,
-            BiFunction<DStream<A>, DStream<B>, DStream<O>> sluice,
+            BiFunction<DStream<A>, DStream<B>, ? extends DStreamLike<O, ?>> sluice,
             BiFunction<JavaDStream<A>, JavaDStream<B>, JavaDStreamLike<O, ?, ?>> spark) {
         compareIn(first, second, order, (context, a, b) -> sluice.apply(a, b), (context, a, b) -> spark.apply(a, b));
     }
@@ -39,7 +40,7 @@ public final class Differential {
     /** A pipeline on Sluice that may also use its context (union of many, more input streams). */
     @FunctionalInterface
     public interface SluicePipeline<A, B, O> {
-        DStream<O> build(StreamingContext context, DStream<A> first, DStream<B> second);
+        DStreamLike<O, ?> build(StreamingContext context, DStream<A> first, DStream<B> second);
     }
 
     /** The same pipeline on Spark Streaming. */

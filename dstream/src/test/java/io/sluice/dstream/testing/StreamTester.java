@@ -3,6 +3,7 @@ package io.sluice.dstream.testing;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.DStream;
+import io.sluice.dstream.DStreamLike;
 import io.sluice.dstream.ManualClock;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.StreamingContextState;
@@ -61,7 +62,7 @@ public final class StreamTester implements AutoCloseable {
     // ---- tables ------------------------------------------------------------------------------------------
 
     /** Runs {@code pipeline} over {@code input} and asserts each batch's output in order. */
-    public static <I, O> void expectBatches(List<List<I>> input, Function<DStream<I>, DStream<O>> pipeline,
+    public static <I, O> void expectBatches(List<List<I>> input, Function<DStream<I>, ? extends DStreamLike<O, ?>> pipeline,
             List<List<O>> expected) {
         try (StreamTester t = new StreamTester()) {
             Collected<O> out = t.collect(pipeline.apply(t.input(input)));
@@ -71,7 +72,7 @@ public final class StreamTester implements AutoCloseable {
     }
 
     /** As {@link #expectBatches}, each batch compared as a multiset (grouped values too). */
-    public static <I, O> void expectUnordered(List<List<I>> input, Function<DStream<I>, DStream<O>> pipeline,
+    public static <I, O> void expectUnordered(List<List<I>> input, Function<DStream<I>, ? extends DStreamLike<O, ?>> pipeline,
             List<? extends List<?>> expected) {
         try (StreamTester t = new StreamTester()) {
             Collected<O> out = t.collect(pipeline.apply(t.input(input)));
@@ -82,7 +83,7 @@ public final class StreamTester implements AutoCloseable {
 
     /** Two inputs, batch i of each feeding batch i; asserts each batch's output in order. */
     public static <A, B, O> void expectBatches2(List<List<A>> first, List<List<B>> second,
-            BiFunction<DStream<A>, DStream<B>, DStream<O>> pipeline, List<List<O>> expected) {
+            BiFunction<DStream<A>, DStream<B>, ? extends DStreamLike<O, ?>> pipeline, List<List<O>> expected) {
         try (StreamTester t = new StreamTester()) {
             Collected<O> out = t.collect(pipeline.apply(t.input(first), t.input(second)));
             t.runBatches(expected.size());
@@ -92,7 +93,7 @@ public final class StreamTester implements AutoCloseable {
 
     /** As {@link #expectBatches2}, each batch compared as a multiset (grouped values too). */
     public static <A, B, O> void expectUnordered2(List<List<A>> first, List<List<B>> second,
-            BiFunction<DStream<A>, DStream<B>, DStream<O>> pipeline, List<? extends List<?>> expected) {
+            BiFunction<DStream<A>, DStream<B>, ? extends DStreamLike<O, ?>> pipeline, List<? extends List<?>> expected) {
         try (StreamTester t = new StreamTester()) {
             Collected<O> out = t.collect(pipeline.apply(t.input(first), t.input(second)));
             t.runBatches(expected.size());
@@ -130,7 +131,7 @@ public final class StreamTester implements AutoCloseable {
     }
 
     /** Registers an output that collects every batch of {@code stream}. */
-    public <T> Collected<T> collect(DStream<T> stream) {
+    public <T> Collected<T> collect(DStreamLike<T, ?> stream) {
         Collected<T> out = new Collected<>();
         stream.foreachRDD((rdd, time) -> out.add(time, rdd.collect()));
         return out;

@@ -1,0 +1,329 @@
+package io.sluice.dstream;
+
+import io.sluice.rdd.Time;
+import io.sluice.dstream.internal.DerivedOperator;
+import io.sluice.dstream.internal.Operator;
+import io.sluice.dstream.internal.OutputOperation;
+import io.sluice.dstream.internal.Rdds;
+import io.sluice.dstream.internal.sink.TextFileSink;
+import io.sluice.rdd.Aggregations;
+import io.sluice.dstream.internal.window.WindowOperator;
+import io.sluice.rdd.DriverValuesRDD;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.HashPartitioner;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaRDDLike;
+import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.api.java.function.Function;
+import org.apache.spark.api.java.function.Function2;
+import org.apache.spark.api.java.function.Function3;
+import org.apache.spark.api.java.function.PairFlatMapFunction;
+import org.apache.spark.api.java.function.PairFunction;
+import org.apache.spark.api.java.function.VoidFunction;
+import org.apache.spark.api.java.function.VoidFunction2;
+import org.apache.spark.storage.StorageLevel;
+import scala.Tuple2;
+
+/**
+ * What every stream offers, whichever view of a batch its functions get: {@link DStream} hands them a
+ * {@code JavaRDD<T>}, {@link PairDStream} a {@code JavaPairRDD<K, V>}, exactly as Spark Streaming's
+ * {@code JavaDStreamLike} does for {@code JavaDStream} and {@code JavaPairDStream}, so that code such as
+ * {@code counts.transformToPair(rdd -> rdd.sortByKey(false))} or {@code pairs.foreachRDD(rdd ->
+ * rdd.collectAsMap())} compiles unchanged. Operations that keep the stream's own type (filter, cache, window,
+ * ...) live in the two subclasses.
+ *
+ * @param <T> the element type
+ * @param <R> the RDD view user functions receive
+ */
+public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
+    final StreamingContext context;
+    private final Operator<T> operator;
+
+    DStreamLike(StreamingContext context, Operator<T> operator) {
+        this.context = context;
+        this.operator = operator;
+    }
+
+    /** How this stream's user functions see a batch's RDD. */
+    abstract R view(JavaRDD<T> rdd);
+
+    Operator<T> operator() {
+        return operator;
+    }
+
+    public StreamingContext context() {
+        return context;
+    }
+
+    /** How often this stream produces an RDD. */
+    public Duration slideDuration() {
+        return operator.slide();
+    }
+
+    // ---- element-wise ---------------------------------------------------------------------------------
+
+    public <U> DStream<U> map(Function<T, U> f) {
+        return derive("map", f, rdd -> rdd.map(f));
+    }
+
+    public <U> DStream<U> flatMap(FlatMapFunction<T, U> f) {
+        return derive("flatMap", f, rdd -> rdd.flatMap(f));
+    }
+
+    public <U> DStream<U> mapPartitions(FlatMapFunction<Iterator<T>, U> f) {
+        return derive("mapPartitions", f, rdd -> rdd.mapPartitions(f));
+    }
+
+    public <K, V> PairDStream<K, V> mapToPair(PairFunction<T, K, V> f) {
+        return derivePairs("mapToPair", f, rdd -> rdd.mapToPair(f));
+    }
+
+    public <K, V> PairDStream<K, V> flatMapToPair(PairFlatMapFunction<T, K, V> f) {
+        return derivePairs("flatMapToPair", f, rdd -> rdd.flatMapToPair(f));
+    }
+
+    public <K, V> PairDStream<K, V> mapPartitionsToPair(PairFlatMapFunction<Iterator<T>, K, V> f) {
+        return derivePairs("mapPartitionsToPair", f, rdd -> rdd.mapPartitionsToPair(f));
+    }
+
+    /** Each partition of each batch as one list. */
+    public DStream<List<T>> glom() {
+        return derive("glom", null, JavaRDD::glom);
+    }
+
+    // ---- aggregations, one element (or none) per batch ------------------------------------------------
+
+    /** The number of records in each batch, as a one-element RDD (one stage; no shuffle). */
+    public DStream<Long> count() {
+        return derive("count", null, rdd -> DriverValuesRDD.of(rdd.context(), () -> List.of(rdd.count())));
+    }
+
+    /** Each batch reduced to one element; an empty batch gives an empty RDD. */
+    public DStream<T> reduce(Function2<T, T, T> f) {
+        return derive("reduce", f, rdd -> DriverValuesRDD.of(rdd.context(), () -> {
+            List<T> partials = rdd.mapPartitions((Iterator<T> it) -> {
+                if (!it.hasNext()) {
+                    return java.util.Collections.<T>emptyIterator();
+                }
+                T acc = it.next();
+                while (it.hasNext()) {
+                    acc = f.call(acc, it.next());
+                }
+                return List.of(acc).iterator();
+            }).collect();
+            if (partials.isEmpty()) {
+                return List.of();
+            }
+            T acc = partials.get(0);
+            for (int i = 1; i < partials.size(); i++) {
+                acc = f.call(acc, partials.get(i));
+            }
+            return List.of(acc);
+        }));
+    }
+
+    /** How often each distinct element occurs in each batch. */
+    public PairDStream<T, Long> countByValue() {
+        return countByValue(context.sparkContext().defaultParallelism());
+    }
+
+    public PairDStream<T, Long> countByValue(int numPartitions) {
+        return derivePairs("countByValue", null,
+                rdd -> Aggregations.reduceByKey(rdd.mapToPair(x -> new Tuple2<>(x, 1L)), Long::sum,
+                        new HashPartitioner(numPartitions)));
+    }
+
+    // ---- arbitrary RDD functions ------------------------------------------------------------------------
+
+    public <U> DStream<U> transform(Function<R, JavaRDD<U>> f) {
+        return new DStream<>(context, DerivedOperator.of("transform", operator, f, (rdd, time) -> f.call(view(rdd))));
+    }
+
+    public <U> DStream<U> transform(Function2<R, Time, JavaRDD<U>> f) {
+        return new DStream<>(context, DerivedOperator.of("transform", operator, f,
+                (rdd, time) -> f.call(view(rdd), time)));
+    }
+
+    public <K, V> PairDStream<K, V> transformToPair(Function<R, JavaPairRDD<K, V>> f) {
+        return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>of("transformToPair", operator, f,
+                (rdd, time) -> Rdds.tuples(f.call(view(rdd)))));
+    }
+
+    public <K, V> PairDStream<K, V> transformToPair(Function2<R, Time, JavaPairRDD<K, V>> f) {
+        return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>of("transformToPair", operator, f,
+                (rdd, time) -> Rdds.tuples(f.call(view(rdd), time))));
+    }
+
+    public <U, W> DStream<W> transformWith(DStream<U> other, Function3<R, JavaRDD<U>, Time, JavaRDD<W>> f) {
+        return new DStream<>(context, combine("transformWith", other, f, (a, b, time) -> f.call(view(a), b, time)));
+    }
+
+    public <K2, V2, W> DStream<W> transformWith(PairDStream<K2, V2> other,
+            Function3<R, JavaPairRDD<K2, V2>, Time, JavaRDD<W>> f) {
+        return new DStream<>(context, combine("transformWith", other, f,
+                (a, b, time) -> f.call(view(a), Rdds.pairs(b), time)));
+    }
+
+    public <U, K2, V2> PairDStream<K2, V2> transformWithToPair(DStream<U> other,
+            Function3<R, JavaRDD<U>, Time, JavaPairRDD<K2, V2>> f) {
+        return new PairDStream<>(context, combine("transformWithToPair", other, f,
+                (a, b, time) -> Rdds.tuples(f.call(view(a), b, time))));
+    }
+
+    public <K2, V2, K3, V3> PairDStream<K3, V3> transformWithToPair(PairDStream<K2, V2> other,
+            Function3<R, JavaPairRDD<K2, V2>, Time, JavaPairRDD<K3, V3>> f) {
+        return new PairDStream<>(context, combine("transformWithToPair", other, f,
+                (a, b, time) -> Rdds.tuples(f.call(view(a), Rdds.pairs(b), time))));
+    }
+
+    // ---- past batches -----------------------------------------------------------------------------------
+
+    /**
+     * The RDDs of the batches in [from, to], oldest first (from the remembered ones, or computed). As in Spark
+     * Streaming, a time between two of this stream's batches stands for the batch before it.
+     */
+    public List<R> slice(Time from, Time to) {
+        if (context.getState() != StreamingContextState.ACTIVE) {
+            throw new IllegalStateException("slice() needs a started context");
+        }
+        List<R> result = new ArrayList<>();
+        for (JavaRDD<T> rdd : operator.slice(onSlideGrid(from).minus(operator.slide()), onSlideGrid(to))) {
+            result.add(view(rdd));
+        }
+        return result;
+    }
+
+    /** The latest time of this stream's batch grid (zero time plus whole slides) that is not after {@code time}. */
+    private Time onSlideGrid(Time time) {
+        long zero = operator.zeroTime().milliseconds();
+        long slide = operator.slide().toMillis();
+        return new Time(zero + Math.floorDiv(time.milliseconds() - zero, slide) * slide);
+    }
+
+    /** This stream's RDD for one batch time, computing it if needed (empty when the time is not on the slide). */
+    public java.util.Optional<R> compute(Time time) {
+        return operator.getOrCompute(time).map(this::view);
+    }
+
+    // ---- windows that change the element type (see internal/window) ---------------------------------------
+
+    /**
+     * The number of elements in each window, as a one-element RDD; computed incrementally (counts of the
+     * batches entering and leaving). As in Spark Streaming, windows before the first element are empty
+     * RDDs, and a window whose elements have all left counts 0.
+     */
+    public DStream<Long> countByWindow(Duration window, Duration slide) {
+        return map(x -> 1L).reduceByWindow(Long::sum, (a, b) -> a - b, window, slide);
+    }
+
+    /** Each window reduced to one element (an empty window gives an empty RDD): reduces every batch once. */
+    public DStream<T> reduceByWindow(Function2<T, T, T> f, Duration window, Duration slide) {
+        return reduce(f).window(window, slide).reduce(f);
+    }
+
+    /**
+     * Each window reduced to one element, incrementally: the previous window's value, {@code invF} the batches
+     * that left, {@code f} those that entered. Once a value exists it stays (possibly the "zero" of f), even
+     * when every element has left; before any element, windows are empty RDDs.
+     */
+    public DStream<T> reduceByWindow(Function2<T, T, T> f, Function2<T, T, T> invF, Duration window,
+            Duration slide) {
+        PairDStream<Integer, T> keyed = mapToPair(x -> new Tuple2<>(1, x));
+        return keyed.reduceByKeyAndWindow(f, invF, window, slide, 1, null).map(Tuple2::_2);
+    }
+
+    /** How often each distinct element occurs in each window; elements whose count drops to 0 disappear. */
+    public PairDStream<T, Long> countByValueAndWindow(Duration window, Duration slide) {
+        return countByValueAndWindow(window, slide, context.sparkContext().defaultParallelism());
+    }
+
+    public PairDStream<T, Long> countByValueAndWindow(Duration window, Duration slide, int numPartitions) {
+        PairDStream<T, Long> ones = mapToPair(x -> new Tuple2<>(x, 1L));
+        return ones.reduceByKeyAndWindow(Long::sum, (a, b) -> a - b, window, slide, numPartitions,
+                (Tuple2<T, Long> kv) -> kv._2() != 0L);
+    }
+
+
+    // ---- output operations ------------------------------------------------------------------------------
+
+    public void foreachRDD(VoidFunction<R> f) {
+        new OutputOperation<>(operator, "foreachRDD", (rdd, time) -> f.call(view(rdd)));
+    }
+
+    public void foreachRDD(VoidFunction2<R, Time> f) {
+        new OutputOperation<>(operator, "foreachRDD", (rdd, time) -> f.call(view(rdd), time));
+    }
+
+    /** Prints the first ten elements of every batch. */
+    public void print() {
+        print(10);
+    }
+
+    public void print(int num) {
+        new OutputOperation<>(operator, "print", (rdd, time) -> {
+            List<T> first = rdd.take(num + 1);
+            StringBuilder out = new StringBuilder();
+            out.append("-------------------------------------------\n");
+            out.append("Time: ").append(time.milliseconds()).append(" ms\n");
+            out.append("-------------------------------------------\n");
+            for (int i = 0; i < Math.min(num, first.size()); i++) {
+                out.append(first.get(i)).append('\n');
+            }
+            if (first.size() > num) {
+                out.append("...\n");
+            }
+            System.out.println(out);
+        });
+    }
+
+    /**
+     * Saves each batch as text files in the directory {@code prefix-<batch ms>[.suffix]}. The directory is
+     * committed atomically: a re-run batch replaces its directory instead of adding to it.
+     */
+    public void saveAsTextFiles(String prefix, String suffix) {
+        new OutputOperation<>(operator, "saveAsTextFiles",
+                (rdd, time) -> TextFileSink.save(rdd, TextFileSink.batchPath(prefix, suffix, time)));
+    }
+
+    // ---- helpers ----------------------------------------------------------------------------------------
+
+    @FunctionalInterface
+    interface RddFunction<A, B> {
+        JavaRDD<B> apply(JavaRDD<A> rdd) throws Exception;
+    }
+
+    @FunctionalInterface
+    interface PairRddFunction<A, K, V> {
+        JavaPairRDD<K, V> apply(JavaRDD<A> rdd) throws Exception;
+    }
+
+    @FunctionalInterface
+    interface TwoRddFunction<A, B, C> {
+        JavaRDD<C> apply(JavaRDD<A> a, JavaRDD<B> b, Time time) throws Exception;
+    }
+
+    <U> DStream<U> derive(String kind, Object userFunction, RddFunction<T, U> f) {
+        return new DStream<>(context, DerivedOperator.of(kind, operator, userFunction, (rdd, time) -> f.apply(rdd)));
+    }
+
+    <K, V> PairDStream<K, V> derivePairs(String kind, Object userFunction, PairRddFunction<T, K, V> f) {
+        return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>of(kind, operator, userFunction,
+                (rdd, time) -> Rdds.tuples(f.apply(rdd))));
+    }
+
+    <U, W> DerivedOperator<W> combine(String kind, DStreamLike<U, ?> other, Object userFunction, TwoRddFunction<T, U, W> f) {
+        List<Operator<?>> parents = new ArrayList<>(List.of(operator, other.operator()));
+        List<Object> fns = userFunction == null ? List.of() : List.of(userFunction);
+        return new DerivedOperator<>(kind, parents, fns, (rdds, time) -> {
+            @SuppressWarnings("unchecked")
+            JavaRDD<T> a = (JavaRDD<T>) rdds.get(0);
+            @SuppressWarnings("unchecked")
+            JavaRDD<U> b = (JavaRDD<U>) rdds.get(1);
+            return f.apply(a, b, time);
+        });
+    }
+}
