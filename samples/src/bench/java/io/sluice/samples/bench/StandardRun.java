@@ -111,7 +111,9 @@ public final class StandardRun {
         try {
             ssc.sparkContext().setLogLevel("WARN");
             if (checkpoints != null) {
-                ssc.checkpoint(checkpoints.toString());
+                // Spark Streaming cannot checkpoint a queueStream's graph (ssc.checkpoint fails at start), but
+                // its state operators only need the SparkContext's checkpoint directory for their RDD checkpoints
+                ssc.sparkContext().setCheckpointDir(checkpoints.toString());
             }
             Queue<JavaRDD<String>> queue = new ArrayDeque<>(input(ssc.sparkContext(), workload, settings));
             workload.sparkStreaming(ssc.queueStream(queue, true));

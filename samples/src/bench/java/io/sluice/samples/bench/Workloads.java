@@ -10,7 +10,11 @@ public final class Workloads {
     private static final List<Workload> ALL = List.of(
             new EmptyBatches(),
             new WordCountWorkload(),
-            // W2 .. W6: one line each, in id order; ingestion (R) workloads after them.
+            new MapWithStateWorkload(),
+            new MapWithStateLargeStateWorkload(),
+            new StateMemoryWorkload(),
+            new UpdateStateWorkload(),
+            // W4 .. W6: one line each, in id order; ingestion (R) workloads after them.
             new SocketIngestion()
     );
 
