@@ -2,9 +2,7 @@ package io.sluice.state.internal;
 
 import io.sluice.rdd.Time;
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.List;
 import org.apache.spark.api.java.Optional;
 import scala.Tuple2;
 
@@ -47,7 +45,7 @@ public final class MapWithStateTransition<K, V, S, M> implements Serializable {
         StateSlot<S> slot = new StateSlot<>();
         Time time = Time.ofMillis(batchTime);
         boolean timed = timed();
-        List<M> out = new ArrayList<>();
+        EmittedRecords<M> out = new EmittedRecords<>();
         while (records.hasNext()) {
             Tuple2<K, V> record = records.next();
             K key = record._1();
@@ -90,6 +88,6 @@ public final class MapWithStateTransition<K, V, S, M> implements Serializable {
                 throw new IllegalStateException(e);
             }
         }
-        return new MapWithStateBatch<>(writer.finish(), out);
+        return new MapWithStateBatch<>(writer.finish(), out.trimmed());
     }
 }

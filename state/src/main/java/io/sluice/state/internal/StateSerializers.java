@@ -8,7 +8,6 @@ import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.KeyGroups;
 import io.sluice.rdd.KryoRegistrations;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -113,7 +112,7 @@ public final class StateSerializers implements KryoRegistrations {
         public MapWithStateBatch read(Kryo kryo, Input input, Class<MapWithStateBatch> type) {
             StateVersion<Object, Object> version = readVersion(kryo, input);
             int n = input.readInt(true);
-            List<Object> mapped = new ArrayList<>(n);
+            EmittedRecords<Object> mapped = new EmittedRecords<>();
             boolean references = kryo.setReferences(false);
             try {
                 for (int i = 0; i < n; i++) {
@@ -122,7 +121,7 @@ public final class StateSerializers implements KryoRegistrations {
             } finally {
                 kryo.setReferences(references);
             }
-            return new MapWithStateBatch<>(version, mapped);
+            return new MapWithStateBatch<>(version, mapped.trimmed());
         }
     }
 }

@@ -7,6 +7,7 @@ import io.sluice.rdd.Lineage;
 import io.sluice.rdd.Time;
 import io.sluice.state.internal.StateLoader;
 import io.sluice.state.internal.StateRDD;
+import io.sluice.state.internal.StateShuffle;
 import io.sluice.state.internal.StateVersion;
 import java.time.Duration;
 import java.util.Iterator;
@@ -17,6 +18,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.serializer.Serializer;
 import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
 
@@ -46,6 +48,8 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     private volatile Restored<K, S> restored;
     private volatile boolean lineageCutByRecovery;
     private JavaRDD<R> lineageAnchor;
+    private Serializer shuffleSerializer;
+    private boolean shuffleSerializerChosen;
 
     private record Restored<K, S>(Time time, JavaRDD<StateVersion<K, S>> versions) {
     }
@@ -67,6 +71,14 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
 
     /** The output RDD of a batch, derived from its state RDD. */
     protected abstract JavaRDD<T> output(JavaRDD<R> states, Time time);
+
+    private Serializer shuffleSerializer() {
+        if (!shuffleSerializerChosen) {
+            shuffleSerializer = StateShuffle.serializer(graph().sparkContext().getConf());
+            shuffleSerializerChosen = true;
+        }
+        return shuffleSerializer;
+    }
 
     /** The state versions of a state RDD (one per partition, partition order kept). */
     protected abstract JavaRDD<StateVersion<K, S>> versions(JavaRDD<R> states);
@@ -98,11 +110,12 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         JavaRDD<?> previous = previous(time);
         JavaRDD<Tuple2<K, V>> data = parent.getOrCompute(time)
                 .orElseGet(() -> graph().sparkContext().<Tuple2<K, V>>emptyRDD());
-        JavaPairRDD<K, V> partitioned = Rdds.pairs(data).partitionBy(partitioner);
+        org.apache.spark.rdd.RDD<Tuple2<K, V>> partitioned = StateShuffle.partition(data.rdd(), partitioner,
+                shuffleSerializer());
         @SuppressWarnings("unchecked")
         StateRDD<Object, Tuple2<K, V>, R> rdd = new StateRDD<>(
                 previous == null ? null : (org.apache.spark.rdd.RDD<Object>) previous.rdd(),
-                partitioned.rdd(), partitioner, transition(time));
+                partitioned, partitioner, transition(time));
         JavaRDD<R> state = new JavaRDD<>(rdd, Rdds.anyTag());
         state.setName(describe() + " state @ " + time.milliseconds());
         state.persist(StorageLevel.MEMORY_ONLY());

@@ -1,0 +1,55 @@
+package io.sluice.state.internal;
+
+import org.apache.spark.Partitioner;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.rdd.ShuffledRDD;
+import org.apache.spark.serializer.KryoSerializer;
+import org.apache.spark.serializer.Serializer;
+import scala.Tuple2;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
+
+/**
+ * Moves a batch's records to the state's partitions: the one shuffle of a stateful batch, the same as Spark's
+ * {@code partitionBy} (records of a key keep their order), but, when the context uses Kryo, with a Kryo that
+ * does not track references. Reference tracking costs a map insert per object written and a clear of that map
+ * after every record; keys and values bound for state are plain values (see the state engine's decision
+ * record: they must not contain reference cycles).
+ */
+public final class StateShuffle {
+    private StateShuffle() {
+    }
+
+    /** The serializer for state shuffles of this context: Kryo without reference tracking, or null for the default. */
+    public static Serializer serializer(SparkConf conf) {
+        Serializer contextSerializer = SparkEnv.get() == null ? null : SparkEnv.get().serializer();
+        if (!(contextSerializer instanceof KryoSerializer)) {
+            return null;
+        }
+        return new KryoSerializer(conf.clone().set("spark.kryo.referenceTracking", "false"));
+    }
+
+    /** {@code records} partitioned by {@code partitioner}, shuffled with {@code serializer} (null: the default). */
+    public static <K, V> RDD<Tuple2<K, V>> partition(RDD<Tuple2<K, V>> records, Partitioner partitioner,
+            Serializer serializer) {
+        if (records.partitioner().isDefined() && records.partitioner().get().equals(partitioner)) {
+            return records;
+        }
+        ClassTag<K> k = anyTag();
+        ClassTag<V> v = anyTag();
+        ShuffledRDD<K, V, V> shuffled = new ShuffledRDD<>(records, partitioner, k, v, v);
+        if (serializer != null) {
+            shuffled.setSerializer(serializer);
+        }
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        RDD<Tuple2<K, V>> result = (RDD) shuffled;
+        return result;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> ClassTag<T> anyTag() {
+        return (ClassTag<T>) ClassTag$.MODULE$.AnyRef();
+    }
+}
