@@ -9,6 +9,13 @@ import java.util.Arrays;
  * long[]} (value and time of a slot share a cache line); the first value of another type moves the values to
  * an {@code Object[]} once.
  *
+ * <p>String keys of Latin-1 characters (up to 254 of them) are not kept as objects: their characters are
+ * appended to one byte arena and a slot holds the offset, so a key costs its length plus one byte instead of a
+ * 48-byte String and its array (a table of 1,000,000 String keys is some 40 MB smaller and has a million fewer
+ * objects for the collector to trace). Lookups compare the probe key's characters with the arena; {@link
+ * #keyAt} makes a String again when an entry is listed. The first key of another kind turns the table into
+ * one of key objects, once.
+ *
  * <p>A table is mutated only by the one transition that owns it; once published in a {@link StateVersion} it
  * is never mutated again (the next version copies it). In a delta table a negative time marks a removal
  * ({@link #tombstone}), so that a delta can shadow a key of its base.
@@ -17,7 +24,16 @@ public final class StateTable {
     static final int MIN_CAPACITY = 16;
     private static final float MAX_LOAD = 0.7f;
 
+    private static final int MAX_ARENA_KEY = 254;
+
+    /** Key objects, or null while keys are in the arena. */
     private Object[] keys;
+    /** Arena mode: 1 + the offset of slot i's key in {@code arena}, 0 for an empty slot. */
+    private int[] refs;
+    /** Arena mode: per key its length (one byte) and its Latin-1 characters. */
+    private byte[] arena;
+    private int arenaUsed;
+    private int arenaGarbage;
     /** Unboxed: value of slot i at 2i, time at 2i+1. Boxed: time of slot i at i (values in objects). */
     private long[] meta;
     private Object[] objects;
@@ -26,11 +42,18 @@ public final class StateTable {
     private int resizeAt;
 
     public StateTable(int expectedSize) {
-        allocate(capacityFor(expectedSize), true);
+        allocate(capacityFor(expectedSize), true, true);
+        arena = new byte[Math.max(64, Math.min(expectedSize, 1 << 20) * 8)];
     }
 
     private StateTable(StateTable other) {
-        keys = other.keys.clone();
+        keys = other.keys == null ? null : other.keys.clone();
+        refs = other.refs == null ? null : other.refs.clone();
+        if (other.arena != null) {
+            arena = Arrays.copyOf(other.arena, Math.max(64, other.arenaUsed + (other.arenaUsed >> 3)));
+            arenaUsed = other.arenaUsed;
+            arenaGarbage = other.arenaGarbage;
+        }
         meta = other.meta.clone();
         objects = other.objects == null ? null : other.objects.clone();
         size = other.size;
@@ -47,8 +70,14 @@ public final class StateTable {
         return (int) cap;
     }
 
-    private void allocate(int capacity, boolean unboxed) {
-        keys = new Object[capacity];
+    private void allocate(int capacity, boolean unboxed, boolean arenaKeys) {
+        if (arenaKeys) {
+            refs = new int[capacity];
+            keys = null;
+        } else {
+            keys = new Object[capacity];
+            refs = null;
+        }
         if (unboxed) {
             meta = new long[2 * capacity];
             objects = null;
@@ -60,13 +89,20 @@ public final class StateTable {
         resizeAt = (int) (capacity * MAX_LOAD);
     }
 
-    /** A private, mutable copy (array clones: no per-entry work). */
+    /** A private, mutable copy (array clones: no per-entry work, unless removals left the arena half empty). */
     public StateTable copy() {
-        return new StateTable(this);
+        StateTable copy = new StateTable(this);
+        if (copy.refs != null && copy.arenaGarbage > copy.arenaUsed / 2) {
+            copy.compactArena();
+        }
+        return copy;
     }
 
     public static int hash(Object key) {
-        int h = key == null ? 0 : key.hashCode();
+        return mix(key == null ? 0 : key.hashCode());
+    }
+
+    private static int mix(int h) {
         h ^= h >>> 16;
         h *= 0x85EBCA6B;
         h ^= h >>> 13;
@@ -79,6 +115,9 @@ public final class StateTable {
      * stays valid until the table is next modified.
      */
     public int find(Object key, int hash) {
+        if (refs != null) {
+            return findInArena(key, hash);
+        }
         Object[] ks = keys;
         int i = hash & mask;
         while (true) {
@@ -97,28 +136,151 @@ public final class StateTable {
         return find(key, hash(key));
     }
 
+    private int findInArena(Object key, int hash) {
+        int[] rs = refs;
+        int i = hash & mask;
+        if (!(key instanceof String s)) {
+            while (rs[i] != 0) {
+                i = (i + 1) & mask;
+            }
+            return -i - 1;
+        }
+        byte[] a = arena;
+        int length = s.length();
+        while (true) {
+            int r = rs[i];
+            if (r == 0) {
+                return -i - 1;
+            }
+            if ((a[r - 1] & 0xFF) == length && sameChars(a, r, s, length)) {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    private static boolean sameChars(byte[] a, int from, String s, int length) {
+        for (int c = 0; c < length; c++) {
+            if ((a[from + c] & 0xFF) != s.charAt(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean fitsArena(Object key) {
+        if (!(key instanceof String s) || s.length() > MAX_ARENA_KEY) {
+            return false;
+        }
+        for (int c = 0; c < s.length(); c++) {
+            if (s.charAt(c) > 0xFF) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int append(String s) {
+        int length = s.length();
+        if (arenaUsed + length + 1 > arena.length) {
+            arena = Arrays.copyOf(arena, Math.max(arena.length * 2, arenaUsed + length + 1));
+        }
+        int at = arenaUsed;
+        arena[at] = (byte) length;
+        for (int c = 0; c < length; c++) {
+            arena[at + 1 + c] = (byte) s.charAt(c);
+        }
+        arenaUsed = at + 1 + length;
+        return at + 1;
+    }
+
+    private String arenaKey(int ref) {
+        return new String(arena, ref, arena[ref - 1] & 0xFF, java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
+    /** Same as {@code hash(keyAt(slot))}, without making the key. */
+    private int hashAt(int slot) {
+        if (refs == null) {
+            return hash(keys[slot]);
+        }
+        int r = refs[slot];
+        int length = arena[r - 1] & 0xFF;
+        int h = 0;
+        for (int c = 0; c < length; c++) {
+            h = 31 * h + (arena[r + c] & 0xFF);
+        }
+        return mix(h);
+    }
+
+    private boolean occupied(int slot) {
+        return refs != null ? refs[slot] != 0 : keys[slot] != null;
+    }
+
+    /** Puts {@code key} in an empty slot; returns the slot, which moves if the table must leave arena mode. */
+    private int placeKey(int slot, Object key) {
+        if (refs != null) {
+            if (fitsArena(key)) {
+                refs[slot] = append((String) key);
+                return slot;
+            }
+            toKeyObjects();
+            slot = -find(key, hash(key)) - 1;
+        }
+        keys[slot] = key;
+        return slot;
+    }
+
+    private void toKeyObjects() {
+        Object[] objectKeys = new Object[refs.length];
+        for (int i = 0; i < refs.length; i++) {
+            if (refs[i] != 0) {
+                objectKeys[i] = arenaKey(refs[i]);
+            }
+        }
+        keys = objectKeys;
+        refs = null;
+        arena = null;
+        arenaUsed = 0;
+        arenaGarbage = 0;
+    }
+
+    private void compactArena() {
+        byte[] old = arena;
+        arena = new byte[Math.max(64, arenaUsed - arenaGarbage + 64)];
+        arenaUsed = 0;
+        arenaGarbage = 0;
+        for (int i = 0; i < refs.length; i++) {
+            int r = refs[i];
+            if (r != 0) {
+                int length = old[r - 1] & 0xFF;
+                int at = arenaUsed;
+                System.arraycopy(old, r - 1, arena, at, length + 1);
+                arenaUsed = at + 1 + length;
+                refs[i] = at + 1;
+            }
+        }
+    }
+
     private int timeIndex(int slot) {
         return objects == null ? 2 * slot + 1 : slot;
     }
 
     /** Inserts a new key at an insertion point {@link #find} returned (encoded as it returned it). */
     public void insertAt(int encodedInsertionPoint, Object key, Object value, long time) {
-        int slot = -encodedInsertionPoint - 1;
-        keys[slot] = key;
+        int slot = placeKey(-encodedInsertionPoint - 1, key);
         setValue(slot, value);
         meta[timeIndex(slot)] = time;
         if (++size > resizeAt) {
-            rehash(keys.length << 1);
+            rehash(capacity() << 1);
         }
     }
 
     /** Inserts a removal marker for a key only the base holds (delta tables only). */
     public void insertTombstoneAt(int encodedInsertionPoint, Object key, long time) {
-        int slot = -encodedInsertionPoint - 1;
-        keys[slot] = key;
+        int slot = placeKey(-encodedInsertionPoint - 1, key);
         tombstone(slot, time);
         if (++size > resizeAt) {
-            rehash(keys.length << 1);
+            rehash(capacity() << 1);
         }
     }
 
@@ -170,12 +332,12 @@ public final class StateTable {
     }
 
     private void box() {
-        int capacity = keys.length;
+        int capacity = capacity();
         Object[] boxed = new Object[capacity];
         long[] times = new long[capacity];
         for (int i = 0; i < capacity; i++) {
             times[i] = meta[2 * i + 1];
-            if (keys[i] != null && !isTombstoneTime(times[i])) {
+            if (occupied(i) && !isTombstoneTime(times[i])) {
                 boxed[i] = meta[2 * i];
             }
         }
@@ -185,20 +347,25 @@ public final class StateTable {
 
     /** Removes the key at {@code slot}, shifting later entries of its probe run back (no tombstones). */
     public void removeAt(int slot) {
-        Object[] ks = keys;
+        if (refs != null) {
+            arenaGarbage += 1 + (arena[refs[slot] - 1] & 0xFF);
+        }
         int hole = slot;
         int i = slot;
         while (true) {
             i = (i + 1) & mask;
-            Object k = ks[i];
-            if (k == null) {
+            if (!occupied(i)) {
                 break;
             }
-            int home = hash(k) & mask;
-            // move k into the hole unless its home lies cyclically in (hole, i]
+            int home = hashAt(i) & mask;
+            // move the entry into the hole unless its home lies cyclically in (hole, i]
             boolean stays = hole <= i ? (home > hole && home <= i) : (home > hole || home <= i);
             if (!stays) {
-                ks[hole] = k;
+                if (refs != null) {
+                    refs[hole] = refs[i];
+                } else {
+                    keys[hole] = keys[i];
+                }
                 if (objects == null) {
                     meta[2 * hole] = meta[2 * i];
                     meta[2 * hole + 1] = meta[2 * i + 1];
@@ -209,7 +376,11 @@ public final class StateTable {
                 hole = i;
             }
         }
-        ks[hole] = null;
+        if (refs != null) {
+            refs[hole] = 0;
+        } else {
+            keys[hole] = null;
+        }
         if (objects != null) {
             objects[hole] = null;
         }
@@ -218,15 +389,30 @@ public final class StateTable {
 
     private void rehash(int capacity) {
         Object[] oldKeys = keys;
+        int[] oldRefs = refs;
         long[] oldMeta = meta;
         Object[] oldObjects = objects;
         boolean unboxed = oldObjects == null;
-        allocate(capacity, unboxed);
-        for (int i = 0; i < oldKeys.length; i++) {
-            Object k = oldKeys[i];
-            if (k != null) {
-                int slot = -find(k, hash(k)) - 1;
-                keys[slot] = k;
+        int oldCapacity = oldRefs != null ? oldRefs.length : oldKeys.length;
+        int[] hashes = new int[oldCapacity];
+        for (int i = 0; i < oldCapacity; i++) {
+            if (occupied(i)) {
+                hashes[i] = hashAt(i);
+            }
+        }
+        allocate(capacity, unboxed, oldRefs != null);
+        for (int i = 0; i < oldCapacity; i++) {
+            boolean used = oldRefs != null ? oldRefs[i] != 0 : oldKeys[i] != null;
+            if (used) {
+                int slot = hashes[i] & mask;
+                while (occupied(slot)) {
+                    slot = (slot + 1) & mask;
+                }
+                if (oldRefs != null) {
+                    refs[slot] = oldRefs[i];
+                } else {
+                    keys[slot] = oldKeys[i];
+                }
                 if (unboxed) {
                     meta[2 * slot] = oldMeta[2 * i];
                     meta[2 * slot + 1] = oldMeta[2 * i + 1];
@@ -241,7 +427,7 @@ public final class StateTable {
     /** Grows the table ahead of {@code expectedSize} entries (avoids rehashing during a bulk load). */
     public void ensureCapacity(int expectedSize) {
         int cap = capacityFor(expectedSize);
-        if (cap > keys.length) {
+        if (cap > capacity()) {
             rehash(cap);
         }
     }
@@ -251,11 +437,17 @@ public final class StateTable {
     }
 
     public int capacity() {
-        return keys.length;
+        return refs != null ? refs.length : keys.length;
     }
 
+    /** The key at an occupied slot (a new String when keys are in the arena). */
     public Object keyAt(int slot) {
-        return keys[slot];
+        return refs != null ? arenaKey(refs[slot]) : keys[slot];
+    }
+
+    /** Whether keys are kept in the byte arena (every key so far a short Latin-1 String). */
+    public boolean keysInArena() {
+        return refs != null;
     }
 
     public Object valueAt(int slot) {
@@ -273,6 +465,15 @@ public final class StateTable {
 
     /** The next occupied slot at or after {@code from}, or -1. */
     public int nextSlot(int from) {
+        if (refs != null) {
+            int[] rs = refs;
+            for (int i = from; i < rs.length; i++) {
+                if (rs[i] != 0) {
+                    return i;
+                }
+            }
+            return -1;
+        }
         Object[] ks = keys;
         for (int i = from; i < ks.length; i++) {
             if (ks[i] != null) {
@@ -284,7 +485,13 @@ public final class StateTable {
 
     /** Drops all entries, keeping the capacity. */
     public void clear() {
-        Arrays.fill(keys, null);
+        if (refs != null) {
+            Arrays.fill(refs, 0);
+            arenaUsed = 0;
+            arenaGarbage = 0;
+        } else {
+            Arrays.fill(keys, null);
+        }
         if (objects != null) {
             Arrays.fill(objects, null);
         }

@@ -53,6 +53,39 @@ class StateTableTest {
     }
 
     @Test
+    void stringKeysLiveInTheArenaThroughPutsRemovesCopiesAndRehashes() {
+        Random random = new Random(11);
+        StateTable table = new StateTable(0);
+        Map<Object, Object> model = new HashMap<>();
+        for (int op = 0; op < 100_000; op++) {
+            String key = "key-" + random.nextInt(4000) + (random.nextInt(10) == 0 ? "é" : "");
+            if (random.nextInt(3) == 0) {
+                int s = table.find(key);
+                if (s >= 0) {
+                    table.removeAt(s);
+                }
+                model.remove(key);
+            } else {
+                table.put(key, (long) op, op);
+                model.put(key, (long) op);
+            }
+            if (op % 10_000 == 0) {
+                table = table.copy();
+            }
+        }
+        assertTrue(table.keysInArena());
+        assertEquals(model, contents(table));
+        assertEquals(model, contents(table.copy()));
+        table.put(new Colliding(1), 1L, 1); // another kind of key: keys become objects, nothing is lost
+        model.put(new Colliding(1), 1L);
+        assertFalse(table.keysInArena());
+        assertEquals(model, contents(table));
+        table.put("中", 2L, 2); // outside Latin-1
+        model.put("中", 2L);
+        assertEquals(model, contents(table));
+    }
+
+    @Test
     void longValuesStayUnboxedUntilAnotherTypeArrives() {
         StateTable table = new StateTable(4);
         for (int i = 0; i < 100; i++) {
