@@ -128,7 +128,7 @@ public abstract class Receiver<T> implements Serializable {
     }
 
     /** Engine use: connects this receiver to the executor-side host that runs it. */
-    public final void attachHost(ReceiverHost<T> host) {
+    public void attachHost(ReceiverHost<T> host) {
         if (this.host != null && this.host != host) {
             throw new IllegalStateException("this receiver already runs in another host");
         }

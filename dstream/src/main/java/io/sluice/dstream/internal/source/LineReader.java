@@ -40,12 +40,44 @@ public final class LineReader {
         this.lastLineNeedsNewline = lastLineNeedsNewline;
     }
 
+    /** Receives the bytes of valid lines (without the newline), for {@link #next(LineSink)}. */
+    public interface LineSink {
+        void line(byte[] bytes, int off, int len);
+
+        /** Called before the reader may block waiting for more input: hand over what was collected. */
+        void flush();
+    }
+
+    private static final Line STORED = new Line("", null, -1);
+    private LineSink sink;
+
+    /**
+     * As {@link #next()}, but a valid line goes to {@code sink} as bytes (no string is made) and the result
+     * only says whether it was stored, bad, or the end.
+     */
+    public Line next(LineSink sink) throws IOException {
+        this.sink = sink;
+        try {
+            return next();
+        } finally {
+            this.sink = null;
+        }
+    }
+
+    /** Whether {@code line} is the marker {@link #next(LineSink)} returns for a line it handed to the sink. */
+    public static boolean isStored(Line line) {
+        return line == STORED;
+    }
+
     public Line next() throws IOException {
         int len = 0;
         boolean tooLong = false;
         highBits = 0;
         while (true) {
             if (pos == limit) {
+                if (sink != null) {
+                    sink.flush();
+                }
                 limit = in.read(buf, 0, buf.length);
                 pos = 0;
                 if (limit <= 0) {
@@ -98,10 +130,19 @@ public final class LineReader {
         }
         int end = len > 0 && bytes[off + len - 1] == '\r' ? len - 1 : len;
         if (highBits >= 0) { // ASCII: valid UTF-8 as it is, and Latin-1 makes the compact string directly
+            if (sink != null) {
+                sink.line(bytes, off, end);
+                return STORED;
+            }
             return new Line(new String(bytes, off, end, StandardCharsets.ISO_8859_1), null, number);
         }
         try {
-            return new Line(decoder.decode(ByteBuffer.wrap(bytes, off, end)).toString(), null, number);
+            String text = decoder.decode(ByteBuffer.wrap(bytes, off, end)).toString();
+            if (sink != null) {
+                sink.line(bytes, off, end);
+                return STORED;
+            }
+            return new Line(text, null, number);
         } catch (CharacterCodingException e) {
             return new Line(null, "line " + number + " is not valid UTF-8 (" + e.getMessage() + ")", number);
         }

@@ -15,21 +15,23 @@ import java.util.concurrent.TimeUnit;
 final class BlockGenerator<T> {
     /** Stores one block and reports it; runs on the pusher thread. */
     interface BlockSink<T> {
-        void push(List<T> records, long skipped) throws Exception;
+        /** @param count the records the block holds (an element may hold several: packed lines) */
+        void push(List<Object> elements, long count, long skipped) throws Exception;
 
         void pushFailed(Exception e);
     }
 
-    private record Block<T>(List<T> records, long skipped, boolean last) {
+    private record Block(List<Object> elements, long count, long skipped, boolean last) {
     }
 
     private final Duration interval;
     private final BlockSink<T> sink;
-    private final BlockingQueue<Block<T>> queue;
+    private final BlockingQueue<Block> queue;
     private final Thread ticker;
     private final Thread pusher;
     private final Object lock = new Object();
-    private List<T> buffer = new ArrayList<>();
+    private List<Object> buffer = new ArrayList<>();
+    private long count;
     private long skipped;
     private volatile boolean stopped;
 
@@ -54,6 +56,18 @@ final class BlockGenerator<T> {
         }
         synchronized (lock) {
             buffer.add(record);
+            count++;
+        }
+    }
+
+    /** Adds one element that holds {@code records} records. */
+    void addPacked(Object element, int records) {
+        if (stopped) {
+            throw new IllegalStateException("cannot store records: the receiver's block generator has stopped");
+        }
+        synchronized (lock) {
+            buffer.add(element);
+            count += records;
         }
     }
 
@@ -100,13 +114,14 @@ final class BlockGenerator<T> {
     }
 
     private void cut(boolean last) throws InterruptedException {
-        Block<T> block;
+        Block block;
         synchronized (lock) {
             if (buffer.isEmpty() && skipped == 0 && !last) {
                 return;
             }
-            block = new Block<>(buffer, skipped, last);
+            block = new Block(buffer, count, skipped, last);
             buffer = new ArrayList<>();
+            count = 0;
             skipped = 0;
         }
         queue.put(block);
@@ -115,10 +130,10 @@ final class BlockGenerator<T> {
     private void push() {
         try {
             while (true) {
-                Block<T> block = queue.take();
-                if (!block.records().isEmpty() || block.skipped() > 0) {
+                Block block = queue.take();
+                if (!block.elements().isEmpty() || block.skipped() > 0) {
                     try {
-                        sink.push(block.records(), block.skipped());
+                        sink.push(block.elements(), block.count(), block.skipped());
                     } catch (InterruptedException e) {
                         throw e;
                     } catch (Exception e) {

@@ -9,6 +9,9 @@ public interface ReceiverHost<T> {
 
     void storeBlock(Iterator<T> records);
 
+    /** Buffers lines packed as bytes (engine text receivers): one element holding {@code lines.size()} records. */
+    void storePacked(io.sluice.dstream.internal.source.PackedLines lines);
+
     void badRecord(String reason);
 
     void reportError(String message, Throwable error);

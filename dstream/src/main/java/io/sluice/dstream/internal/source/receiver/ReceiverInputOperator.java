@@ -5,6 +5,7 @@ import io.sluice.dstream.internal.OperatorException;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.source.BadInputException;
+import io.sluice.dstream.internal.source.PackedLines;
 import io.sluice.dstream.internal.source.rate.BatchCounts;
 import io.sluice.dstream.internal.source.rate.RateLimitedSource;
 import io.sluice.dstream.receiver.Receiver;
@@ -44,9 +45,12 @@ public final class ReceiverInputOperator<T> extends InputOperator<T> implements 
     private final BatchCounts counts = new BatchCounts();
     private SerializableConfiguration hadoopConf;
 
+    private final boolean packedLines;
+
     public ReceiverInputOperator(StreamGraph graph, String kind, Receiver<T> receiver, String detail,
             ReceiverTracker tracker) {
         super(graph, kind, List.of(receiver));
+        this.packedLines = receiver instanceof SocketReceiver<?> s && s.packsLines();
         this.tracker = tracker;
         this.stream = tracker.register(receiver, describe() + (detail.isEmpty() ? "" : " (" + detail + ")"),
                 this::stableId);
@@ -80,7 +84,35 @@ public final class ReceiverInputOperator<T> extends InputOperator<T> implements 
         Allocation allocation = new Allocation(blocks, rdd);
         allocations.put(time, allocation);
         counts.put(time, allocation.records());
-        return Optional.of(rdd == null ? graph().sparkContext().emptyRDD() : new JavaRDD<>(rdd, Rdds.anyTag()));
+        if (rdd == null) {
+            return Optional.of(graph().sparkContext().emptyRDD());
+        }
+        JavaRDD<T> read = new JavaRDD<>(rdd, Rdds.anyTag());
+        return Optional.of(packedLines ? unpack(read) : read);
+    }
+
+    /** The lines of blocks of {@link PackedLines}, made strings as a task reads them. Static: captures nothing. */
+    @SuppressWarnings("unchecked")
+    private static <T> JavaRDD<T> unpack(JavaRDD<T> blocks) {
+        return blocks.mapPartitions(it -> (java.util.Iterator<T>) new java.util.Iterator<String>() {
+            private java.util.Iterator<String> current = java.util.Collections.emptyIterator();
+
+            @Override
+            public boolean hasNext() {
+                while (!current.hasNext() && it.hasNext()) {
+                    current = ((PackedLines) it.next()).iterator();
+                }
+                return current.hasNext();
+            }
+
+            @Override
+            public String next() {
+                if (!hasNext()) {
+                    throw new java.util.NoSuchElementException();
+                }
+                return current.next();
+            }
+        }, true);
     }
 
     @Override

@@ -69,8 +69,8 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
         this.generator = new BlockGenerator<>(name, settings.blockInterval(), settings.blockQueueSize(),
                 new BlockGenerator.BlockSink<>() {
                     @Override
-                    public void push(List<T> records, long skipped) throws Exception {
-                        pushAndReport(records, skipped);
+                    public void push(List<Object> elements, long count, long skipped) throws Exception {
+                        pushAndReport(elements, count, skipped);
                     }
 
                     @Override
@@ -160,15 +160,22 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
 
     @Override
     public void storeBlock(Iterator<T> records) {
-        List<T> block = new ArrayList<>();
+        List<Object> block = new ArrayList<>();
         records.forEachRemaining(block::add);
         acquire(block.size());
         try {
-            pushAndReport(block, 0);
+            pushAndReport(block, block.size(), 0);
         } catch (Exception e) {
             throw new IllegalStateException(spec.source() + ": could not store a block of " + block.size()
                     + " records: " + e, e);
         }
+        noteStored();
+    }
+
+    @Override
+    public void storePacked(io.sluice.dstream.internal.source.PackedLines lines) {
+        acquire(lines.size());
+        generator.addPacked(lines, lines.size());
         noteStored();
     }
 
@@ -290,7 +297,7 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
      * which logs that it has the block before it replies. Only then does {@code store} return, so a receiver
      * that acknowledges its source after {@code store} never acknowledges data a crash could lose.
      */
-    private void pushAndReport(List<T> records, long skipped) throws java.io.IOException {
+    private void pushAndReport(List<Object> records, long count, long skipped) throws java.io.IOException {
         long id = -1;
         String walRecord = null;
         if (!records.isEmpty() && wal != null) {
@@ -307,7 +314,7 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
                 throw new IllegalStateException("the block manager did not store " + blockId);
             }
         }
-        Endpoint.ask(driver, new Messages.AddBlock(spec.streamId(), id, records.size(), skipped, walRecord), Boolean.class);
+        Endpoint.ask(driver, new Messages.AddBlock(spec.streamId(), id, count, skipped, walRecord), Boolean.class);
     }
 
     private void closeLog() {

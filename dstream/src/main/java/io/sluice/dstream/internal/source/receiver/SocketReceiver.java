@@ -1,6 +1,7 @@
 package io.sluice.dstream.internal.source.receiver;
 
 import io.sluice.dstream.internal.source.LineReader;
+import io.sluice.dstream.internal.source.PackedLines;
 import io.sluice.dstream.receiver.Receiver;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,6 +27,10 @@ public final class SocketReceiver<T> extends Receiver<T> {
     private final int maxLineLength;
     private final int connectTimeoutMillis;
     private transient volatile Socket socket;
+    private transient volatile ReceiverHost<T> receiverHost;
+
+    /** Lines go to the host packed ({@link PackedLines}) up to this many at a time. */
+    private static final int PACK_LINES = 4096;
 
     /** A receiver of lines: {@code T} is String. */
     public static SocketReceiver<String> lines(String host, int port, StorageLevel level, int maxLineLength,
@@ -49,6 +54,17 @@ public final class SocketReceiver<T> extends Receiver<T> {
         this.converter = converter;
         this.maxLineLength = maxLineLength;
         this.connectTimeoutMillis = connectTimeoutMillis;
+    }
+
+    /** Whether this receiver stores its lines packed: its stream's blocks hold {@link PackedLines}. */
+    public boolean packsLines() {
+        return converter == null;
+    }
+
+    @Override
+    public void attachHost(ReceiverHost<T> host) {
+        super.attachHost(host);
+        this.receiverHost = host;
     }
 
     public String address() {
@@ -105,18 +121,39 @@ public final class SocketReceiver<T> extends Receiver<T> {
         }
     }
 
-    @SuppressWarnings("unchecked")
     private void receiveLines(InputStream in) throws IOException {
         LineReader reader = new LineReader(in, maxLineLength, true);
-        while (!isStopped()) {
-            LineReader.Line line = reader.next();
-            if (line.isEnd()) {
-                return;
+        PackedLines.Builder pack = new PackedLines.Builder();
+        LineReader.LineSink sink = new LineReader.LineSink() {
+            @Override
+            public void line(byte[] bytes, int off, int len) {
+                pack.add(bytes, off, len);
+                if (pack.size() >= PACK_LINES) {
+                    flush();
+                }
             }
-            if (line.problem() != null) {
-                reportBadRecord(address() + ": " + line.problem());
-            } else {
-                store((T) line.text());
+
+            @Override
+            public void flush() { // also before every read that may block: no line waits for the next one
+                if (pack.size() > 0) {
+                    receiverHost.storePacked(pack.build());
+                }
+            }
+        };
+        try {
+            while (!isStopped()) {
+                LineReader.Line line = reader.next(sink);
+                if (line.isEnd()) {
+                    return;
+                }
+                if (line.problem() != null) {
+                    sink.flush(); // keep the order: the lines before a bad one are stored first
+                    reportBadRecord(address() + ": " + line.problem());
+                }
+            }
+        } finally {
+            if (!isStopped()) {
+                sink.flush();
             }
         }
     }
