@@ -181,4 +181,88 @@ class RecoveryTest {
         assertTrue(e.getMessage().contains("'#0-offsetSource' (offsetSource) matches no operator"), e.getMessage());
         assertTrue(e.getMessage().contains(StreamingContext.ALLOW_DROPPING_STATE), e.getMessage());
     }
+
+    // ---- state: upgrades and damaged checkpoints ----------------------------------------------------------
+
+    private final java.util.Map<Long, java.util.Map<Long, Long>> totals = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** offsets mod 3, weighted, summed per key by a named mapWithState checkpointed every batch. */
+    private void weightedTotals(StreamingContext c, long weight, boolean upgraded) {
+        DStream<Long> offsets = OffsetSource.stream(c, 5);
+        if (upgraded) {
+            offsets = offsets.filter(x -> x >= 0); // a new operator, before the stateful one
+            offsets.count().print();               // and a new output
+        }
+        offsets.mapToPair(x -> new scala.Tuple2<>(x % 3, weight))
+                .mapWithState(io.sluice.state.StateSpec.function(RecoveryTest::sum).numPartitions(2))
+                .name("totals")
+                .checkpoint(INTERVAL)
+                .stateSnapshots()
+                .foreachRDD((rdd, time) -> {
+                    java.util.Map<Long, Long> state = new TreeMap<>();
+                    rdd.collect().forEach(kv -> state.put(kv._1(), kv._2()));
+                    totals.put(time.milliseconds(), state);
+                });
+    }
+
+    private static Long sum(Long key, org.apache.spark.api.java.Optional<Long> value,
+            io.sluice.state.State<Long> state) {
+        long total = state.getOption().orElse(0L) + value.orElse(0L);
+        state.update(total);
+        return total;
+    }
+
+    private static java.util.Map<Long, Long> keys(long k0, long k1, long k2) {
+        return new TreeMap<>(java.util.Map.of(0L, k0, 1L, k1, 2L, k2));
+    }
+
+    @Test
+    void anUpgradedApplicationKeepsTheStateOfItsNamedOperators() throws Exception {
+        try (Run first = new Run(0, c -> weightedTotals(c, 1, false))) {
+            first.advanceTo(3000);
+        }
+        assertEquals(keys(5, 5, 5), totals.get(3000L)); // offsets 0..14, one each
+        try (Run upgraded = new Run(3000, c -> weightedTotals(c, 10, true))) { // new function body: weight 10
+            assertEquals(Optional.of(new Time(3000)), upgraded.context.recoveredBatch());
+            upgraded.advanceTo(4000);
+        }
+        assertEquals(keys(5 + 20, 5 + 20, 5 + 10), totals.get(4000L)); // offsets 15..19: keys 0, 1, 2, 0, 1
+    }
+
+    @Test
+    void aDamagedNewestCheckpointFallsBackToAnOlderOneAndTheStateStillComesOutRight() throws Exception {
+        try (Run first = new Run(0, c -> weightedTotals(c, 1, false))) {
+            first.advanceTo(3000);
+        }
+        Path progress = dir.resolve("checkpoint/progress");
+        byte[] newest = Files.readAllBytes(progress.resolve("checkpoint-3000"));
+        newest[newest.length / 2] ^= 0x20; // a flipped byte
+        Files.write(progress.resolve("checkpoint-3000"), newest);
+        try (Stream<Path> state = Files.walk(dir.resolve("checkpoint/state"))) { // the 2 s checkpoint loses a file
+            Path file = state.filter(p -> p.toString().contains("/2000-") && Files.isRegularFile(p)).findFirst()
+                    .orElseThrow();
+            Files.delete(file);
+        }
+        totals.clear();
+        try (Run second = new Run(3000, c -> weightedTotals(c, 1, false))) {
+            assertEquals(Optional.of(new Time(1000)), second.context.recoveredBatch(),
+                    "both newer checkpoints are unusable");
+            assertEquals(List.of(2000L, 3000L), second.awaitThrough(3000));
+            second.advanceTo(4000);
+        }
+        assertEquals(keys(4, 3, 3), totals.get(2000L)); // offsets 0..9
+        assertEquals(keys(7, 7, 6), totals.get(4000L));
+    }
+
+    @Test
+    void aDirectoryWithCheckpointsNoneOfWhichIsUsableFailsClearly() throws Exception {
+        try (Run first = new Run(0, this::offsetsToFiles)) {
+            first.advanceTo(1000);
+        }
+        Files.write(dir.resolve("checkpoint/progress/checkpoint-1000"), new byte[0]);
+        java.io.UncheckedIOException e = assertThrows(java.io.UncheckedIOException.class,
+                () -> new Run(2000, this::offsetsToFiles));
+        assertTrue(e.getMessage().contains("No usable checkpoint in"), e.getMessage());
+        assertTrue(e.getMessage().contains("checkpoint-1000 is unusable: it is empty"), e.getMessage());
+    }
 }

@@ -64,4 +64,12 @@ public abstract class InputOperator<T> extends Operator<T> {
      */
     public void restorePositions(NavigableMap<Time, String> positions) {
     }
+
+    /**
+     * Called (on the checkpoint writer's thread) once the checkpoint of batch {@code time} is durable: every
+     * batch up to it is complete and will never run again, so a source may now clean its write-ahead log or
+     * commit its offsets up to there.
+     */
+    public void checkpointWritten(Time time) {
+    }
 }

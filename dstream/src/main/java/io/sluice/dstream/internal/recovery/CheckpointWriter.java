@@ -8,6 +8,7 @@ import io.sluice.rdd.Time;
 import io.sluice.recovery.Checkpoint;
 import io.sluice.recovery.CheckpointStore;
 import io.sluice.recovery.StateCheckpoint;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -97,18 +98,33 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
         for (Operator<?> op : graph.operators()) {
             operators.put(op.stableId(), op.kind());
         }
+        List<StateCheckpoint> stateFiles = new ArrayList<>();
+        for (StateCheckpoints state : states) {
+            state.latestAsOf(done).ifPresent(stateFiles::add);
+        }
+        // A restart recomputes the batches after each state checkpoint (without their outputs) and whatever
+        // windows remember: the sources must read those batches again, so their positions are saved too.
+        Time from = done;
+        for (StateCheckpoint s : stateFiles) {
+            from = s.time().isBefore(from) ? s.time() : from;
+        }
+        for (Operator<?> op : graph.operators()) {
+            Duration remember = op.rememberDuration();
+            if (remember != null && done.minus(remember).isBefore(from)) {
+                from = done.minus(remember);
+            }
+        }
+        List<Time> times = new ArrayList<>();
+        for (Time t = from.isBefore(zeroTime) ? zeroTime : from; !t.isAfter(done); t = t.plus(graph.batchInterval())) {
+            times.add(t);
+        }
+        times.addAll(pending);
         List<Checkpoint.SourcePosition> positions = new ArrayList<>();
         for (InputOperator<?> input : graph.inputs()) {
-            List<Time> times = new ArrayList<>(pending);
-            times.add(0, done);
             for (Time t : times) {
                 input.positionAfter(t).ifPresent(p -> positions.add(
                         new Checkpoint.SourcePosition(input.stableId(), t, p)));
             }
-        }
-        List<StateCheckpoint> stateFiles = new ArrayList<>();
-        for (StateCheckpoints state : states) {
-            state.latestAsOf(done).ifPresent(stateFiles::add);
         }
         return new Checkpoint(done, graph.batchInterval(), zeroTime, pending,
                 lastGenerated.plus(graph.batchInterval()), operators, positions, stateFiles);
@@ -122,6 +138,14 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
             // succeeds runs the batches since the last good checkpoint again.
             LOG.warn("Could not write the checkpoint of batch {}; the next batch will try again",
                     checkpoint.batchTime(), e);
+            return;
+        }
+        for (InputOperator<?> input : graph.inputs()) {
+            try {
+                input.checkpointWritten(checkpoint.batchTime());
+            } catch (RuntimeException e) {
+                LOG.warn("{} failed handling the checkpoint of batch {}", input.describe(), checkpoint.batchTime(), e);
+            }
         }
     }
 
