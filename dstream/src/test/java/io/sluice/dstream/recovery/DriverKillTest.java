@@ -108,12 +108,18 @@ class DriverKillTest {
 
     /** What a failure-free run writes for batch {@code t}: the generator's words of that batch, counted. */
     static Map<String, Long> expectedCounts(long t) {
+        return generatorCounts(t, INTERVAL_MS, WordCountApp.RECORDS, WordCountApp.PARTITIONS, WordCountApp.KEYS,
+                WordCountApp.SEED);
+    }
+
+    /** The words of the generator source's batch at {@code t}, counted: a function of the batch time alone. */
+    static Map<String, Long> generatorCounts(long t, long intervalMs, long records, int partitions, int keys, long seed) {
         Map<String, Long> counts = new TreeMap<>();
-        long batch = Math.floorDiv(t, INTERVAL_MS);
-        long perPartition = WordCountApp.RECORDS / WordCountApp.PARTITIONS;
-        for (int p = 0; p < WordCountApp.PARTITIONS; p++) {
-            for (long i = 0; i < perPartition; i++) {
-                counts.merge(WordRecords.word(batch, p, i, WordCountApp.KEYS, WordCountApp.SEED), 1L, Long::sum);
+        long batch = Math.floorDiv(t, intervalMs);
+        for (int p = 0; p < partitions; p++) {
+            long n = records / partitions + (p < records % partitions ? 1 : 0);
+            for (long i = 0; i < n; i++) {
+                counts.merge(WordRecords.word(batch, p, i, keys, seed), 1L, Long::sum);
             }
         }
         return counts;

@@ -54,6 +54,12 @@ public final class ChildJvm implements AutoCloseable {
 
     /** Starts {@code main} with {@code args}; JVM flags for a small, quickly starting driver. */
     public static ChildJvm start(Class<?> main, List<String> jvmFlags, List<String> args, Path log) throws IOException {
+        return start(main, jvmFlags, args, log, java.util.Map.of());
+    }
+
+    /** As {@link #start(Class, List, List, Path)}, with extra environment variables. */
+    public static ChildJvm start(Class<?> main, List<String> jvmFlags, List<String> args, Path log,
+            java.util.Map<String, String> env) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(ADD_OPENS);
@@ -64,6 +70,7 @@ public final class ChildJvm implements AutoCloseable {
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(log.toFile());
         builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+        builder.environment().putAll(env);
         return new ChildJvm(builder.start(), log);
     }
 

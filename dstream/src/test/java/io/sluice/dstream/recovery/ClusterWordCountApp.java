@@ -1,0 +1,123 @@
+package io.sluice.dstream.recovery;
+
+import io.sluice.dstream.PairDStream;
+import io.sluice.dstream.StreamingContext;
+import io.sluice.dstream.scheduler.BatchInfo;
+import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.state.StateSpec;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import scala.Tuple2;
+
+/**
+ * The application the executor kill test runs on a real multi-process cluster ({@code local-cluster}: a
+ * Master and two Workers in this JVM, each executor its own JVM): running word totals with mapWithState over
+ * the generator source, on the system clock, the state snapshot of every batch written to a file. Prints
+ * "executors n" once both executors registered, then "completed t delay=ms processing=ms" per batch.
+ *
+ * <p>Arguments: checkpoint directory, output directory, batches to complete before stopping gracefully.
+ */
+public final class ClusterWordCountApp {
+    static final long RECORDS = 10_000;
+    static final int KEYS = 2_000;
+    static final long SEED = 11;
+    static final int PARTITIONS = 4;
+    static final Duration INTERVAL = Duration.ofSeconds(2);
+    static final int STATE_CHECKPOINT_BATCHES = 2;
+
+    private ClusterWordCountApp() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String checkpoint = args[0];
+        String out = args[1];
+        int batches = Integer.parseInt(args[2]);
+        StreamingContext context = StreamingContext.getOrCreate(checkpoint, () -> {
+            StreamingContext c = StreamingContext.builder().master("local-cluster[2,1,512]")
+                    .appName("executor-kill-test")
+                    .batchInterval(INTERVAL)
+                    .conf("spark.ui.enabled", "false")
+                    .conf("spark.executor.memory", "512m")
+                    .conf("spark.executor.extraClassPath", System.getProperty("java.class.path"))
+                    .conf("spark.executorEnv.SPARK_SCALA_VERSION", "2.13")
+                    .conf("spark.executor.extraJavaOptions", "-XX:+UseSerialGC")
+                    .conf("spark.driver.host", "127.0.0.1")
+                    .conf("spark.driver.bindAddress", "127.0.0.1")
+                    .conf("spark.default.parallelism", String.valueOf(PARTITIONS))
+                    .conf(StreamingContext.GRACEFUL_STOP_TIMEOUT, "120s")
+                    .build();
+            c.sparkContext().setLogLevel("WARN");
+            PairDStream<String, Long> ones = c.generatorStream(RECORDS, KEYS, SEED, PARTITIONS)
+                    .mapToPair(w -> new Tuple2<>(w, 1L));
+            ones.mapWithState(StateSpec.function(WordCountApp::runningCount).numPartitions(PARTITIONS))
+                    .name("totals")
+                    .checkpoint(INTERVAL.multipliedBy(STATE_CHECKPOINT_BATCHES))
+                    .stateSnapshots()
+                    .foreachRDD((rdd, time) -> writeSnapshot(rdd.collect(), out, time.milliseconds()));
+            return c;
+        });
+        awaitExecutors(context, 2);
+        warmUp(context);
+        say("executors 2");
+        CountDownLatch done = new CountDownLatch(batches);
+        context.addStreamingListener(new StreamingListener() {
+            @Override
+            public void onBatchCompleted(BatchCompleted event) {
+                BatchInfo info = event.batchInfo();
+                say("completed " + info.batchTime().milliseconds() + " delay=" + info.totalDelay()
+                        + " processing=" + info.processingDelay() + " failed=" + info.failed());
+                done.countDown();
+            }
+        });
+        context.start();
+        done.await();
+        context.stop(true, true);
+        say("stopped");
+    }
+
+    /** Blocks until the cluster's executors registered (the driver's own block manager counts as one). */
+    private static void awaitExecutors(StreamingContext context, int executors) throws InterruptedException {
+        var sc = context.sparkContext().sc();
+        java.util.concurrent.Semaphore added = new java.util.concurrent.Semaphore(0);
+        sc.addSparkListener(new org.apache.spark.scheduler.SparkListener() {
+            @Override
+            public void onExecutorAdded(org.apache.spark.scheduler.SparkListenerExecutorAdded event) {
+                added.release();
+            }
+        });
+        while (sc.getExecutorMemoryStatus().size() < executors + 1) {
+            added.tryAcquire(1, java.util.concurrent.TimeUnit.SECONDS); // re-checks the count on every event
+        }
+    }
+
+    /** A few jobs like a batch's, so that the stream's delays are not dominated by cold executor JVMs. */
+    private static void warmUp(StreamingContext context) {
+        var sc = context.sparkContext();
+        java.util.List<Integer> ids = java.util.stream.IntStream.range(0, 40_000).boxed().toList();
+        for (int round = 0; round < 3; round++) {
+            sc.parallelize(ids, PARTITIONS).mapToPair(i -> new Tuple2<>("w" + (i % KEYS), 1L))
+                    .reduceByKey(Long::sum, PARTITIONS).count();
+        }
+    }
+
+    /**
+     * The state after a batch, as one local file per batch ({@code state-<t>.txt/part-00000}, the layout
+     * saveAsTextFiles would give), replaced atomically: a batch run again rewrites the same file.
+     */
+    private static void writeSnapshot(java.util.List<Tuple2<String, Long>> state, String out, long time)
+            throws java.io.IOException {
+        java.nio.file.Path dir = java.nio.file.Path.of(out, "state-" + time + ".txt");
+        java.nio.file.Files.createDirectories(dir);
+        java.nio.file.Path temp = dir.resolve(".part-00000.tmp");
+        java.nio.file.Files.write(temp, state.stream().map(Tuple2::toString).toList());
+        java.nio.file.Files.move(temp, dir.resolve("part-00000"), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static void say(String line) {
+        synchronized (System.out) {
+            System.out.println(line);
+            System.out.flush();
+        }
+    }
+}
