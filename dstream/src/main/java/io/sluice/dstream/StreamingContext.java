@@ -547,7 +547,8 @@ public final class StreamingContext {
      */
     public void checkpoint(String directory) {
         graph.ensureNotStarted("checkpoint(directory)");
-        sc.setCheckpointDir(directory);
+        // Spark's own RDD checkpoints (window lineage cuts) go to a subdirectory, apart from Sluice's files.
+        sc.setCheckpointDir(new org.apache.hadoop.fs.Path(directory, "rdd").toString());
         checkpointDirectory = directory;
     }
 

@@ -14,7 +14,9 @@ public final class Workloads {
             new MapWithStateLargeStateWorkload(),
             new StateMemoryWorkload(),
             new UpdateStateWorkload(),
-            // W4 .. W6: one line each, in id order; ingestion (R) workloads after them.
+            // W4: one line, in id order; ingestion (R) workloads after W6.
+            new RestartTime(),
+            new CheckpointBytes(),
             new SocketIngestion()
     );
 

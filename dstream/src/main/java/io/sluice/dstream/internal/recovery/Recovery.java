@@ -92,6 +92,7 @@ public final class Recovery {
      * the checkpoint, restores source positions and state, and plans which batches run before the timer.
      */
     public Start start(StreamGraph graph, Time now, Settings settings) {
+        deleteOldRddCheckpoints(graph);
         if (recovered == null) {
             List<StateCheckpointer<?, ?>> states = stateCheckpointers(graph);
             Time zero = now.floor(graph.batchInterval());
@@ -147,6 +148,26 @@ public final class Recovery {
             Broadcast<SerializableConfiguration> conf) {
         HadoopCheckpointStorage storage = (HadoopCheckpointStorage) store.storage();
         return new StateCheckpointer<>(op, storage.root().toString(), storage.fileSystem(), conf);
+    }
+
+    /** Spark's RDD checkpoints of earlier SparkContexts: nothing ever reads them again. */
+    private void deleteOldRddCheckpoints(StreamGraph graph) {
+        HadoopCheckpointStorage storage = (HadoopCheckpointStorage) store.storage();
+        scala.Option<String> current = graph.sparkContext().sc().getCheckpointDir();
+        try {
+            org.apache.hadoop.fs.Path rdd = new org.apache.hadoop.fs.Path(storage.root(), "rdd");
+            if (!storage.fileSystem().exists(rdd)) {
+                return;
+            }
+            for (org.apache.hadoop.fs.FileStatus old : storage.fileSystem().listStatus(rdd)) {
+                String name = old.getPath().getName();
+                if (current.isEmpty() || !current.get().endsWith("/" + name)) {
+                    storage.fileSystem().delete(old.getPath(), true);
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("Could not delete old RDD checkpoints under {}", directory, e);
+        }
     }
 
     private void restoreSources(StreamGraph graph, RecoveryPlan plan) {
