@@ -51,22 +51,30 @@ public final class RestartScenario {
         CountDownLatch batches = new CountDownLatch(setup ? SETUP_BATCHES : 1);
         if (side == Side.SLUICE) {
             StreamingContext ssc = StreamingContext.getOrCreate(dir, () -> sluice());
+            progress("context ready");
             ssc.addStreamingListener(new io.sluice.dstream.scheduler.StreamingListener() {
                 @Override
                 public void onBatchCompleted(BatchCompleted event) {
+                    progress("batch " + event.batchInfo().batchTime().milliseconds() + " processing "
+                            + event.batchInfo().processingDelay() + " ms, total delay " + event.batchInfo().totalDelay());
                     batches.countDown();
                 }
             });
             ssc.start();
+            progress("started");
         } else {
             JavaStreamingContext ssc = JavaStreamingContext.getOrCreate(dir, () -> sparkStreaming(dir));
+            progress("context ready");
             ssc.addStreamingListener(new org.apache.spark.streaming.scheduler.StreamingListener() {
                 @Override
                 public void onBatchCompleted(StreamingListenerBatchCompleted event) {
+                    progress("batch " + event.batchInfo().batchTime().milliseconds() + " processing "
+                            + event.batchInfo().processingDelay().get() + " ms");
                     batches.countDown();
                 }
             });
             ssc.start();
+            progress("started");
         }
         batches.await();
         if (setup) {
@@ -176,6 +184,12 @@ public final class RestartScenario {
             }
         }
         return max;
+    }
+
+    /** Where a phase's time goes, on standard error (the log), as seconds since the JVM started. */
+    private static void progress(String what) {
+        System.err.printf(java.util.Locale.ROOT, "%.2f s after JVM start: %s%n",
+                ManagementFactory.getRuntimeMXBean().getUptime() / 1000.0, what);
     }
 
     private static void say(String line) {
