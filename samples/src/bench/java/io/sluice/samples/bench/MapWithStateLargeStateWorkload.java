@@ -13,6 +13,11 @@ import scala.Tuple2;
 final class MapWithStateLargeStateWorkload implements BatchWorkload {
     static final int STATE_KEYS = 1_000_000;
 
+    /** Keys pre-loaded into state; tests that only compare the two pipelines lower it (bench.stateKeys). */
+    static int stateKeys() {
+        return Integer.getInteger("bench.stateKeys", STATE_KEYS);
+    }
+
     @Override
     public String id() {
         return "W2b";
@@ -53,7 +58,7 @@ final class MapWithStateLargeStateWorkload implements BatchWorkload {
         JavaSparkContext sc = input.context().sparkContext();
         input.mapToPair(w -> new Tuple2<>(w, 1))
                 .mapWithState(StateSpec.function(MapWithStateWorkload::count).numPartitions(4)
-                        .initialState(StateInput.initialCounts(sc, STATE_KEYS)))
+                        .initialState(StateInput.initialCounts(sc, stateKeys())))
                 .count()
                 .foreachRDD(rdd -> BenchOutput.record(rdd.collect()));
     }
@@ -63,7 +68,7 @@ final class MapWithStateLargeStateWorkload implements BatchWorkload {
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(input.context().sparkContext());
         input.mapToPair(w -> new Tuple2<>(w, 1))
                 .mapWithState(org.apache.spark.streaming.StateSpec.function(MapWithStateWorkload::countOnSpark)
-                        .numPartitions(4).initialState(StateInput.initialCounts(sc, STATE_KEYS)))
+                        .numPartitions(4).initialState(StateInput.initialCounts(sc, stateKeys())))
                 .count()
                 .foreachRDD(rdd -> BenchOutput.record(rdd.collect()));
     }

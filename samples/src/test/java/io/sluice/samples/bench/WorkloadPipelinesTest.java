@@ -23,6 +23,16 @@ import org.junit.jupiter.params.provider.MethodSource;
 class WorkloadPipelinesTest {
     private static final int BATCHES = 3;
 
+    @org.junit.jupiter.api.BeforeAll
+    static void smallPreloadedState() {
+        System.setProperty("bench.stateKeys", "2000");
+    }
+
+    @org.junit.jupiter.api.AfterAll
+    static void defaultPreloadedState() {
+        System.clearProperty("bench.stateKeys");
+    }
+
     static Stream<BatchWorkload> batchWorkloads() {
         return Workloads.all().stream().filter(w -> w instanceof BatchWorkload).map(w -> (BatchWorkload) w);
     }
