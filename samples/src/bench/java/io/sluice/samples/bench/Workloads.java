@@ -14,9 +14,11 @@ public final class Workloads {
             new MapWithStateLargeStateWorkload(),
             new StateMemoryWorkload(),
             new UpdateStateWorkload(),
-            // W4: one line, in id order; ingestion (R) workloads after W6.
+            WindowedCounts.w4(),
+            WindowedCounts.w4Window60(),
             new RestartTime(),
             new CheckpointBytes(),
+            // ingestion (R) workloads after W6.
             new SocketIngestion()
     );
 
