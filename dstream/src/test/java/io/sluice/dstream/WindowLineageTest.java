@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.dstream.internal.window.ReducedWindowOperator;
 import io.sluice.dstream.testing.StreamTester;
 import io.sluice.rdd.Lineage;
 import io.sluice.rdd.Time;
@@ -89,7 +90,7 @@ class WindowLineageTest {
                 // 10 batches between cuts, plus the per-batch reduce and the input: never near 2,000.
                 assertTrue(deepest.get() <= 16, "lineage depth " + deepest.get());
                 // Memory stays flat: only the remembered window RDDs (2 x 10 s) are kept.
-                assertTrue(windowOperator(windows).rememberedCount() <= 21, "remembered " + windowOperator(windows).rememberedCount());
+                assertTrue(windows.operator().rememberedCount() <= 21, "remembered " + windows.operator().rememberedCount());
             }
         });
     }
@@ -106,17 +107,16 @@ class WindowLineageTest {
                 });
                 t.runBatches(40);
                 // Windows of 21..40 s are remembered; the cut at 20 s is forgotten, yet 21..29 s descend from it.
-                List<JavaRDD<Tuple2<String, Integer>>> remembered = new ArrayList<>();
+                ReducedWindowOperator<?, ?> op = (ReducedWindowOperator<?, ?>) windows.operator();
                 for (int s = 21; s <= 29; s++) {
-                    JavaRDD<Tuple2<String, Integer>> rdd = windows.compute(Time.ofMillis(s * 1000L)).orElseThrow().rdd().toJavaRDD();
-                    assertFalse(Lineage.isCut(rdd), "window at " + s + " s");
-                    remembered.add(rdd);
+                    JavaRDD<?> state = op.windowState(Time.ofMillis(s * 1000L)).orElseThrow();
+                    assertFalse(Lineage.isCut(state), "window at " + s + " s");
+                    state.unpersist(true); // as if an executor had lost its blocks
                 }
-                for (JavaRDD<Tuple2<String, Integer>> rdd : remembered) {
-                    rdd.unpersist(true); // as if an executor had lost them
-                }
+                assertTrue(op.windowState(Time.ofMillis(20_000)).isEmpty(), "the cut at 20 s is forgotten");
                 // Recomputing walks back to the cut at 20 s, whose blocks must still be there.
-                assertEquals(expectedWindow(input, 28), asMap(remembered.get(8).collect()));
+                JavaRDD<Tuple2<String, Integer>> at29 = windows.compute(Time.ofMillis(29_000)).orElseThrow().rdd().toJavaRDD();
+                assertEquals(expectedWindow(input, 28), asMap(at29.collect()));
             }
         });
     }
@@ -148,10 +148,6 @@ class WindowLineageTest {
                 sc.sc().checkpointDir_$eq(before);
             }
         }
-    }
-
-    private static io.sluice.dstream.internal.Operator<?> windowOperator(PairDStream<?, ?> stream) {
-        return stream.operator();
     }
 
     /**

@@ -30,4 +30,19 @@ public final class Aggregations {
                 records -> new PartialAggregator<>(records, createCombiner, mergeValue, maxEntries));
         return partial.combineByKey(c -> c, mergeCombiners, mergeCombiners, partitioner, false, null);
     }
+
+    /**
+     * reduceByKey's map-side half: each map task's records combined by key with {@code f}, then shuffled to
+     * {@code partitioner}'s partitions without being merged, so a key may occur once per map task. For callers
+     * that merge the partials into a structure of their own in one pass (rather than Spark's merge, then theirs).
+     */
+    public static <K, V> JavaPairRDD<K, V> shuffledPartials(JavaPairRDD<K, V> rdd, Function2<V, V, V> f,
+            Partitioner partitioner) {
+        if (rdd.partitioner().isPresent() && rdd.partitioner().get().equals(partitioner)) {
+            return rdd;
+        }
+        int maxEntries = PartialAggregator.DEFAULT_MAX_ENTRIES;
+        return rdd.<K, V>mapPartitionsToPair(records -> new PartialAggregator<K, V, V>(records, v -> v, f, maxEntries))
+                .partitionBy(partitioner);
+    }
 }

@@ -138,11 +138,6 @@ public abstract class Operator<T> {
         return interval != null && Durations.isMultiple(time.minus(zeroTime), interval);
     }
 
-    /** The RDD of batch {@code time} if it is still remembered; never computes one. */
-    protected final Optional<JavaRDD<T>> remembered(Time time) {
-        return Optional.ofNullable(generated.get(time));
-    }
-
     /**
      * The RDDs generated for times in (from, to], oldest first, computing missing ones oldest first (as Spark
      * Streaming does: a queue source polled here hands out its RDDs in time order).

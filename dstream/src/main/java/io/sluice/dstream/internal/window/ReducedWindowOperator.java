@@ -5,11 +5,15 @@ import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.rdd.Aggregations;
+import io.sluice.rdd.Lineage;
 import io.sluice.rdd.Time;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.function.Function;
@@ -21,24 +25,26 @@ import scala.reflect.ClassTag;
 
 /**
  * reduceByKeyAndWindow with an inverse function: the window at t is the window at t - slide, minus the
- * batches that left it, plus the batches that entered it. Each batch is reduced by key once (and kept while
- * it is in the window); the previous window's result is reused, so a batch costs in proportion to the keys
- * in the window and the data entering and leaving it, not to the window's length.
+ * batches that left it, plus the batches that entered it. Each batch is reduced by key once (and kept while it
+ * is in the window); the previous window is reused, so a batch costs in proportion to the keys in the window
+ * and the data entering and leaving it, not to the window's length.
  *
- * <p>Every RDD involved is partitioned by the same partitioner, so the update is one narrow zip of
- * partitions (see {@link WindowMerge}); only the entering batch is shuffled, by its own reduceByKey. Results
- * are kept in memory deserialized. Each window RDD depends on the previous one, so lineage grows by one per
- * slide: like Spark Streaming, this operator cuts it every {@link WindowChecks#defaultCheckpointInterval}
- * unless the user sets an interval with {@code checkpoint(interval)}, reliably when the context has a
- * checkpoint directory and with local checkpoints otherwise.
+ * <p>Batches and windows are kept as one hash map per partition ({@link KeyedMaps}), all partitioned by the
+ * same partitioner, so the update is one narrow zip of partitions ({@link WindowMerge}); only the entering
+ * batch is shuffled. This operator's RDD is a view of the window's maps as records. Each window depends on the
+ * previous one, so lineage grows by one per slide: like Spark Streaming, the window maps are cut every
+ * {@link WindowChecks#defaultCheckpointInterval} unless {@code checkpoint(interval)} says otherwise, reliably
+ * when the context has a checkpoint directory and with local checkpoints otherwise.
  */
 public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
     private final Operator<Tuple2<K, V>> source;
-    private final Operator<Tuple2<K, V>> perBatch;
+    private final Operator<HashMap<K, Object>> perBatch;
     private final Duration window;
     private final Duration slide;
     private final Partitioner partitioner;
     private final WindowMerge<K, V> merge;
+    private final NavigableMap<Time, JavaRDD<HashMap<K, Object>>> windows = new ConcurrentSkipListMap<>();
+    private volatile JavaRDD<HashMap<K, Object>> lineageAnchor; // see forgetOlderThan
 
     public ReducedWindowOperator(Operator<Tuple2<K, V>> source, Function2<V, V, V> reduce,
             Function2<V, V, V> inverse, Function<Tuple2<K, V>, Boolean> filter, Duration window, Duration slide,
@@ -51,22 +57,23 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
         this.slide = Durations.requirePositiveMillis(slide, callSite() + ": the slide duration");
         this.partitioner = partitioner;
         this.merge = new WindowMerge<>(reduce, inverse, filter);
-        persist(StorageLevel.MEMORY_ONLY());
         checkpoint(WindowChecks.defaultCheckpointInterval(slide));
     }
 
-    private static <K, V> Operator<Tuple2<K, V>> reducedPerBatch(Operator<Tuple2<K, V>> source,
+    /** Each batch reduced by key into one map per partition, kept (deserialized) while it is in the window. */
+    private static <K, V> Operator<HashMap<K, Object>> reducedPerBatch(Operator<Tuple2<K, V>> source,
             Function2<V, V, V> reduce, Partitioner partitioner) {
-        DerivedOperator<Tuple2<K, V>> reduced = DerivedOperator.of("reduceByKey (batches of reduceByKeyAndWindow)",
-                source, reduce, (rdd, time) -> Rdds.tuples(Aggregations.reduceByKey(Rdds.pairs(rdd), reduce, partitioner)));
-        // Read again when the batch leaves the window: keep it, deserialized (no decoding on the hot path).
+        DerivedOperator<HashMap<K, Object>> reduced = DerivedOperator.of(
+                "reduceByKey (batches of reduceByKeyAndWindow)", source, reduce, (rdd, time) ->
+                        Aggregations.shuffledPartials(Rdds.pairs(rdd), reduce, partitioner)
+                                .mapPartitions(KeyedMaps.reducedIntoMap(reduce), true));
         reduced.persist(StorageLevel.MEMORY_ONLY());
         return reduced;
     }
 
     @SuppressWarnings("unchecked")
-    private static <K, V> Operator<Tuple2<K, V>> castParent(Operator<?> parent) {
-        return (Operator<Tuple2<K, V>>) parent;
+    private static <T> Operator<T> castParent(Operator<?> parent) {
+        return (Operator<T>) parent;
     }
 
     @Override
@@ -84,21 +91,31 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
     }
 
     @Override
+    protected boolean cutsLineageOfOutput() {
+        return false; // the window maps are cut instead; the records are a view of them
+    }
+
+    @Override
     protected List<String> validate(Duration batchInterval) {
         return WindowChecks.problems(this, source, window, slide, super.validate(batchInterval));
     }
 
     @Override
     protected Optional<JavaRDD<Tuple2<K, V>>> compute(Time time) {
+        JavaRDD<HashMap<K, Object>> maps = windowMaps(time);
+        return Optional.of(maps.mapPartitions(KeyedMaps.<K, V>records(), true));
+    }
+
+    private JavaRDD<HashMap<K, Object>> windowMaps(Time time) {
         Time previous = time.minus(slide);
         Time windowStart = time.minus(window); // exclusive
         // The previous window is remembered in the normal course of batches. Where it is not (the first
         // window, after a driver restart, or a past time asked for by slice), this window is computed from
         // all of its batches rather than by recursing through every earlier window back to the start.
-        Optional<JavaRDD<Tuple2<K, V>>> previousWindow = remembered(previous);
-        List<JavaRDD<Tuple2<K, V>>> leaving;
-        List<JavaRDD<Tuple2<K, V>>> entering;
-        if (previousWindow.isPresent()) {
+        JavaRDD<HashMap<K, Object>> previousWindow = windows.get(previous);
+        List<JavaRDD<HashMap<K, Object>>> leaving;
+        List<JavaRDD<HashMap<K, Object>>> entering;
+        if (previousWindow != null) {
             // Batches in the previous window but not this one leave; those in this one but not the previous
             // enter. (Also right for a window shorter than its slide: then the windows do not overlap.)
             leaving = perBatch.slice(previous.minus(window), earlier(windowStart, previous));
@@ -107,18 +124,29 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
             leaving = List.of();
             entering = perBatch.slice(windowStart, time);
         }
-
         int partitions = partitioner.numPartitions();
-        RDD<Tuple2<K, V>> in = unionOrEmpty(entering, partitions);
-        RDD<Tuple2<K, V>> out = unionOrEmpty(leaving, partitions);
-        RDD<Tuple2<K, V>> before = previousWindow.isPresent() ? previousWindow.get().rdd() : empty(partitions);
-        ClassTag<Tuple2<K, V>> tag = Rdds.anyTag();
+        ClassTag<HashMap<K, Object>> tag = Rdds.anyTag();
+        RDD<HashMap<K, Object>> in = unionOrEmpty(entering, partitions);
+        RDD<HashMap<K, Object>> out = unionOrEmpty(leaving, partitions);
+        RDD<HashMap<K, Object>> before = previousWindow != null ? previousWindow.rdd() : empty(partitions);
         // The entering batches come first: their partitioner is the one the result keeps.
-        RDD<Tuple2<K, V>> merged = in.zipPartitions(out, before, true, merge, tag, tag, tag);
-        return Optional.of(new JavaRDD<>(merged, tag));
+        JavaRDD<HashMap<K, Object>> maps = new JavaRDD<>(in.zipPartitions(out, before, true, merge, tag, tag, tag), tag);
+        maps.setName(describe() + " window @ " + time.milliseconds());
+        // One object per partition: cheap to keep deserialized (Spark sizes it once, not per record).
+        maps.persist(StorageLevel.MEMORY_ONLY());
+        if (isCheckpointTime(time)) {
+            Lineage.cut(maps);
+        }
+        windows.put(time, maps);
+        return maps;
     }
 
-    private RDD<Tuple2<K, V>> unionOrEmpty(List<JavaRDD<Tuple2<K, V>>> rdds, int partitions) {
+    /** The window's maps at {@code time} while they are remembered (one hash map per partition). */
+    public Optional<JavaRDD<?>> windowState(Time time) {
+        return Optional.ofNullable(windows.get(time));
+    }
+
+    private RDD<HashMap<K, Object>> unionOrEmpty(List<JavaRDD<HashMap<K, Object>>> rdds, int partitions) {
         if (rdds.isEmpty()) {
             return empty(partitions);
         }
@@ -128,12 +156,34 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
         // All share the partitioner, so Spark's union is partition-wise: partition i of the union holds
         // partition i of each batch, in time order.
         @SuppressWarnings("unchecked")
-        JavaRDD<Tuple2<K, V>>[] all = new ArrayList<>(rdds).toArray(JavaRDD[]::new);
+        JavaRDD<HashMap<K, Object>>[] all = rdds.toArray(JavaRDD[]::new);
         return graph().sparkContext().union(all).rdd();
     }
 
-    private RDD<Tuple2<K, V>> empty(int partitions) {
-        return graph().sparkContext().<Tuple2<K, V>>parallelize(List.of(), partitions).rdd();
+    private RDD<HashMap<K, Object>> empty(int partitions) {
+        return graph().sparkContext().<HashMap<K, Object>>parallelize(List.of(), partitions).rdd();
+    }
+
+    /**
+     * Forgets window maps no batch can need any more. The newest forgotten one whose lineage was cut stays
+     * persisted until a newer cut one is forgotten: the kept windows descend from it, and a local checkpoint
+     * lives only in its persisted blocks.
+     */
+    @Override
+    protected void forgetOlderThan(Time oldestKept) {
+        Map<Time, JavaRDD<HashMap<K, Object>>> old = windows.headMap(oldestKept, true);
+        for (JavaRDD<HashMap<K, Object>> rdd : old.values()) { // oldest first
+            if (Lineage.isCut(rdd)) {
+                JavaRDD<HashMap<K, Object>> previousAnchor = lineageAnchor;
+                lineageAnchor = rdd;
+                if (previousAnchor != null) {
+                    Lineage.discard(previousAnchor);
+                }
+            } else {
+                rdd.unpersist(false);
+            }
+        }
+        old.clear();
     }
 
     private static Time earlier(Time a, Time b) {

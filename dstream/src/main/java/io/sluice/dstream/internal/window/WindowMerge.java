@@ -1,10 +1,13 @@
 package io.sluice.dstream.internal.window;
 
+import static io.sluice.dstream.internal.window.KeyedMaps.unwrap;
+import static io.sluice.dstream.internal.window.KeyedMaps.wrap;
+
 import java.io.Serializable;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.api.java.function.Function2;
 import scala.Tuple2;
@@ -12,23 +15,20 @@ import scala.jdk.javaapi.CollectionConverters;
 import scala.runtime.AbstractFunction3;
 
 /**
- * One partition of an incremental window: the previous window's partition, updated with the partitions of
- * the batches entering and leaving the window. All three are partitioned alike, so this runs without a
- * shuffle; it touches each key of the previous window once and each entering or leaving key once more.
+ * One partition of an incremental window: a copy of the previous window's map, updated with the maps of the
+ * batches leaving and entering the window. All are partitioned alike, so this runs without a shuffle; it costs
+ * a copy of the window's map plus one update per leaving and per entering key.
  *
- * <p>Per key, as Spark Streaming's ReducedWindowedDStream: {@code reduce(inverse(previous, leaving),
- * entering)}, where leaving and entering are each reduced over their batches in time order; a key new to the
- * window gets its entering value. A key that leaves but is neither in the previous window (the filter dropped
- * it) nor entering has no value in this window either (Spark Streaming fails the batch there).
+ * <p>Per key, as Spark Streaming's ReducedWindowedDStream: {@code f(invF(previous, leaving), entering)}, where
+ * leaving and entering are each reduced over their batches in time order; a key new to the window gets its
+ * entering value. A key that leaves but is not in the previous window (the filter dropped it) stays out (Spark
+ * Streaming fails the batch there, or ignores the leaving value when a new one enters). The filter then drops
+ * the keys it rejects, from this window and so from the next one's start.
  */
-final class WindowMerge<K, V> extends AbstractFunction3<scala.collection.Iterator<Tuple2<K, V>>,
-        scala.collection.Iterator<Tuple2<K, V>>, scala.collection.Iterator<Tuple2<K, V>>,
-        scala.collection.Iterator<Tuple2<K, V>>> implements Serializable {
+final class WindowMerge<K, V> extends AbstractFunction3<scala.collection.Iterator<HashMap<K, Object>>,
+        scala.collection.Iterator<HashMap<K, Object>>, scala.collection.Iterator<HashMap<K, Object>>,
+        scala.collection.Iterator<HashMap<K, Object>>> implements Serializable {
     private static final long serialVersionUID = 1L;
-    /** Stands for a null value in the per-partition maps, where null means "absent". */
-    private static final Object NULL = new Serializable() {
-        private static final long serialVersionUID = 1L;
-    };
 
     private final Function2<V, V, V> reduce;
     private final Function2<V, V, V> inverse;
@@ -41,104 +41,60 @@ final class WindowMerge<K, V> extends AbstractFunction3<scala.collection.Iterato
     }
 
     @Override
-    public scala.collection.Iterator<Tuple2<K, V>> apply(scala.collection.Iterator<Tuple2<K, V>> entering,
-            scala.collection.Iterator<Tuple2<K, V>> leaving, scala.collection.Iterator<Tuple2<K, V>> previous) {
+    public scala.collection.Iterator<HashMap<K, Object>> apply(scala.collection.Iterator<HashMap<K, Object>> entering,
+            scala.collection.Iterator<HashMap<K, Object>> leaving,
+            scala.collection.Iterator<HashMap<K, Object>> previous) {
         try {
-            Map<K, Object> in = reduceByKey(entering);
-            Map<K, Object> out = reduceByKey(leaving);
-            return CollectionConverters.asScala(new Merged(previous, in, out));
+            Map<K, Object> in = reduced(entering);
+            Map<K, Object> out = reduced(leaving);
+            HashMap<K, Object> window = previous.hasNext() ? new HashMap<>(previous.next()) : new HashMap<>();
+            for (Map.Entry<K, Object> e : out.entrySet()) {
+                Object current = window.get(e.getKey());
+                if (current != null) {
+                    window.put(e.getKey(), wrap(inverse.call(unwrap(current), unwrap(e.getValue()))));
+                }
+            }
+            for (Map.Entry<K, Object> e : in.entrySet()) {
+                Object current = window.putIfAbsent(e.getKey(), e.getValue());
+                if (current != null) {
+                    window.put(e.getKey(), wrap(reduce.call(unwrap(current), unwrap(e.getValue()))));
+                }
+            }
+            if (filter != null) {
+                Iterator<Map.Entry<K, Object>> it = window.entrySet().iterator();
+                while (it.hasNext()) {
+                    Map.Entry<K, Object> e = it.next();
+                    if (!filter.call(new Tuple2<>(e.getKey(), unwrap(e.getValue())))) {
+                        it.remove();
+                    }
+                }
+            }
+            return CollectionConverters.asScala(List.of(window).iterator());
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
-            throw new IllegalStateException("the window's reduce function failed: " + e, e);
+            throw new IllegalStateException("a reduce, inverse or filter function of the window failed: " + e, e);
         }
     }
 
-    private Map<K, Object> reduceByKey(scala.collection.Iterator<Tuple2<K, V>> records) throws Exception {
-        Map<K, Object> values = new HashMap<>();
-        while (records.hasNext()) {
-            Tuple2<K, V> r = records.next();
-            Object before = values.get(r._1());
-            Object after = before == null ? r._2() : reduce.call(unwrap(before), r._2());
-            values.put(r._1(), after == null ? NULL : after);
+    /** The batches' maps reduced into one, in time order; a lone map is used as it is (never modified). */
+    private Map<K, Object> reduced(scala.collection.Iterator<HashMap<K, Object>> maps) throws Exception {
+        if (!maps.hasNext()) {
+            return Map.of();
         }
-        return values;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <V> V unwrap(Object stored) {
-        return stored == NULL ? null : (V) stored;
-    }
-
-    /** The previous window's records, updated, then the keys new to the window; filtered lazily. */
-    private final class Merged implements Iterator<Tuple2<K, V>> {
-        private final scala.collection.Iterator<Tuple2<K, V>> previous;
-        private final Map<K, Object> in;
-        private final Map<K, Object> out;
-        private Iterator<Map.Entry<K, Object>> fresh; // keys new to the window, once previous is exhausted
-        private Tuple2<K, V> next;
-
-        Merged(scala.collection.Iterator<Tuple2<K, V>> previous, Map<K, Object> in, Map<K, Object> out) {
-            this.previous = previous;
-            this.in = in;
-            this.out = out;
+        HashMap<K, Object> first = maps.next();
+        if (!maps.hasNext()) {
+            return first;
         }
-
-        @Override
-        public boolean hasNext() {
-            try {
-                while (next == null) {
-                    Tuple2<K, V> candidate = advance();
-                    if (candidate == null) {
-                        return false;
-                    }
-                    if (filter == null || filter.call(candidate)) {
-                        next = candidate;
-                    }
+        HashMap<K, Object> all = new HashMap<>(first);
+        while (maps.hasNext()) {
+            for (Map.Entry<K, Object> e : maps.next().entrySet()) {
+                Object before = all.putIfAbsent(e.getKey(), e.getValue());
+                if (before != null) {
+                    all.put(e.getKey(), wrap(reduce.call(unwrap(before), unwrap(e.getValue()))));
                 }
-                return true;
-            } catch (RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new IllegalStateException("the window's reduce or filter function failed: " + e, e);
             }
         }
-
-        @Override
-        public Tuple2<K, V> next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            Tuple2<K, V> r = next;
-            next = null;
-            return r;
-        }
-
-        private Tuple2<K, V> advance() throws Exception {
-            if (fresh == null) {
-                if (previous.hasNext()) {
-                    Tuple2<K, V> p = previous.next();
-                    Object left = out.isEmpty() ? null : out.get(p._1());
-                    Object entered = in.isEmpty() ? null : in.remove(p._1());
-                    if (left == null && entered == null) {
-                        return p; // untouched by this slide: the same record, no copy
-                    }
-                    V value = p._2();
-                    if (left != null) {
-                        value = inverse.call(value, unwrap(left));
-                    }
-                    if (entered != null) {
-                        value = reduce.call(value, unwrap(entered));
-                    }
-                    return new Tuple2<>(p._1(), value);
-                }
-                fresh = in.entrySet().iterator();
-            }
-            if (fresh.hasNext()) {
-                Map.Entry<K, Object> e = fresh.next();
-                return new Tuple2<>(e.getKey(), unwrap(e.getValue()));
-            }
-            return null;
-        }
+        return all;
     }
 }
