@@ -289,6 +289,17 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
                 (rdd, time) -> TextFileSink.save(rdd, TextFileSink.batchPath(prefix, suffix, time)));
     }
 
+    /**
+     * Any per-batch file output, committed exactly once like {@link #saveAsTextFiles}: {@code writer} writes
+     * the batch's RDD into the directory it is given (e.g. {@code (rdd, dir) -> rdd.saveAsObjectFile(dir)}),
+     * which is then renamed to {@code prefix-<batch ms>[.suffix]}; a batch run again replaces its directory.
+     */
+    public void saveAsBatchFiles(String prefix, String suffix, VoidFunction2<R, String> writer) {
+        new OutputOperation<>(operator, "saveAsBatchFiles", (rdd, time) -> io.sluice.dstream.internal.sink
+                .BatchFileCommit.commit(rdd.context().hadoopConfiguration(), TextFileSink.batchPath(prefix, suffix, time),
+                        staging -> writer.call(view(rdd), staging)));
+    }
+
     // ---- helpers ----------------------------------------------------------------------------------------
 
     @FunctionalInterface

@@ -401,9 +401,11 @@ public final class StreamingContext {
     }
 
     private Recovery.Settings recoverySettings() {
-        SparkConf conf = sc.getConf();
-        return new Recovery.Settings(conf.getInt(RETAINED_CHECKPOINTS, io.sluice.recovery.CheckpointStore.DEFAULT_RETAINED),
-                conf.getBoolean(SKIP_MISSED_BATCHES, false), conf.getBoolean(ALLOW_DROPPING_STATE, false));
+        String retained = setting(RETAINED_CHECKPOINTS);
+        return new Recovery.Settings(
+                retained == null ? io.sluice.recovery.CheckpointStore.DEFAULT_RETAINED : Integer.parseInt(retained.trim()),
+                Boolean.parseBoolean(String.valueOf(setting(SKIP_MISSED_BATCHES)).trim()),
+                Boolean.parseBoolean(String.valueOf(setting(ALLOW_DROPPING_STATE)).trim()));
     }
 
     // ---- lifecycle -----------------------------------------------------------------------------------

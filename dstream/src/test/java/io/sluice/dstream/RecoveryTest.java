@@ -130,17 +130,27 @@ class RecoveryTest {
     }
 
     @Test
+    void anyPerBatchFileOutputIsCommittedUnderItsBatchTime() throws Exception {
+        try (Run run = new Run(0, c -> OffsetSource.stream(c, 5).map(x -> x * 2)
+                .saveAsBatchFiles(dir.resolve("out/offsets").toString(), "txt", (rdd, staging) -> {
+                    Files.writeString(Files.createDirectories(Path.of(staging)).resolve("part-00000"),
+                            String.join("\n", rdd.collect().stream().map(String::valueOf).toList()) + "\n");
+                }))) {
+            run.advanceTo(2000);
+        }
+        assertEquals(List.of("10", "12", "14", "16", "18"), outputs().get(2000L));
+    }
+
+    @Test
     void missedBatchesCanBeSkipped() throws Exception {
         try (Run first = new Run(0, this::offsetsToFiles)) {
             first.advanceTo(1000);
         }
-        SharedSpark.context().getConf(); // the setting is read from the SparkContext's conf
-        String key = StreamingContext.SKIP_MISSED_BATCHES;
-        SharedSpark.context().sc().conf().set(key, "true");
-        try (Run second = new Run(4500, this::offsetsToFiles)) {
+        try (Run second = new Run(4500, c -> {
+            c.conf(StreamingContext.SKIP_MISSED_BATCHES, "true");
+            offsetsToFiles(c);
+        })) {
             assertEquals(List.of(5000L), second.advanceTo(5000));
-        } finally {
-            SharedSpark.context().sc().conf().remove(key);
         }
         TreeMap<Long, List<String>> out = outputs();
         assertEquals(List.of(1000L, 5000L), List.copyOf(out.keySet()));
@@ -180,6 +190,15 @@ class RecoveryTest {
         assertTrue(e.getMessage().contains("no longer matches the checkpoint"), e.getMessage());
         assertTrue(e.getMessage().contains("'#0-offsetSource' (offsetSource) matches no operator"), e.getMessage());
         assertTrue(e.getMessage().contains(StreamingContext.ALLOW_DROPPING_STATE), e.getMessage());
+        try (Run allowed = new Run(2000, c -> {
+            c.conf(StreamingContext.ALLOW_DROPPING_STATE, "true");
+            c.generatorStream(10, 3, 1).print();
+            offsetsToFiles(c);
+        })) {
+            assertEquals(Optional.of(new Time(1000)), allowed.context.recoveredBatch(), "progress is kept");
+            allowed.awaitThrough(2000);
+        }
+        assertEquals(range(0, 5), outputs().get(2000L), "the dropped position starts the source afresh");
     }
 
     // ---- state: upgrades and damaged checkpoints ----------------------------------------------------------
