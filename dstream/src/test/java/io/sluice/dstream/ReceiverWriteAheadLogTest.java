@@ -72,6 +72,36 @@ class ReceiverWriteAheadLogTest {
     }
 
     @Test
+    void theDriversBlockLogForgetsBlocksOlderThanTheRetention() throws Exception {
+        Path metadata;
+        try (StreamTester t = new StreamTester()) {
+            t.context().conf(SourceSettings.WRITE_AHEAD_LOG, "true");
+            t.context().checkpoint(checkpoints.toString());
+            DStream<Integer> numbers = t.context().receiverStream(new Numbers()).name("numbers");
+            t.collect(numbers.count());
+            t.runBatches(0);
+            awaitReceived(numbers, 150, 0);   // reported at batch-clock time 0
+            t.runBatches(1);
+            try (var dirs = Files.list(checkpoints.resolve("receivedBlockMetadata"))) {
+                metadata = dirs.findFirst().orElseThrow();
+            }
+            assertTrue(segments(metadata) > 0);
+            // The retention is a minute here (10 intervals of 1 s are less); segments roll every minute.
+            t.runBatches(160); // cleaned (at most) every 30 s; the segment of time 0 goes once 60 s is a minute past
+        } // stopping waits for the cleaner
+        try (var files = Files.list(metadata)) {
+            assertEquals(0, segments(metadata), "the blocks of batches long done left the driver's log: "
+                    + files.map(p -> p.getFileName().toString()).toList());
+        }
+    }
+
+    private static long segments(Path dir) throws java.io.IOException {
+        try (var files = Files.list(dir)) {
+            return files.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().startsWith(".")).count();
+        }
+    }
+
+    @Test
     void theLogNeedsACheckpointDirectory() {
         try (StreamTester t = new StreamTester()) {
             t.context().conf(SourceSettings.WRITE_AHEAD_LOG, "true");

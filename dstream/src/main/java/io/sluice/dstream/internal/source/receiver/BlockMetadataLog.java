@@ -15,10 +15,10 @@ import org.apache.hadoop.conf.Configuration;
  * The driver's log of the blocks one receiver stream reported, written before the driver acknowledges a block:
  * after a driver crash it tells which logged blocks exist, in the order they arrived, so that batches run again
  * read exactly the blocks they read before and the blocks no batch took go to the next one. One text record per
- * block: {@code block-v1 <sequence> <uniqueId> <records> <skipped> <wal record>}.
+ * block: {@code block-v2 <sequence> <uniqueId> <records> <skipped> <write time> <wal record>}.
  */
 final class BlockMetadataLog implements AutoCloseable {
-    private static final String VERSION = "block-v1";
+    private static final String VERSION = "block-v2";
 
     private final WriteAheadLog log;
 
@@ -36,7 +36,7 @@ final class BlockMetadataLog implements AutoCloseable {
 
     void append(ReceivedBlock block, Time now) throws IOException {
         String line = VERSION + " " + block.sequence() + " " + block.uniqueId() + " " + block.records() + " "
-                + block.skipped() + " " + block.walRecord();
+                + block.skipped() + " " + block.writeTime() + " " + block.walRecord();
         log.write(line.getBytes(StandardCharsets.UTF_8), now);
     }
 
@@ -46,12 +46,12 @@ final class BlockMetadataLog implements AutoCloseable {
         try {
             for (LoggedRecord r : log.readAll()) {
                 String[] f = new String(r.data(), StandardCharsets.UTF_8).split(" ");
-                if (f.length != 6 || !f[0].equals(VERSION)) {
+                if (f.length != 7 || !f[0].equals(VERSION)) {
                     throw new IOException("not a received-block record of format " + VERSION + " at "
                             + r.handle().encode());
                 }
                 blocks.add(new ReceivedBlock(Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4]),
-                        f[5].equals("null") ? null : f[5], Long.parseLong(f[1])));
+                        f[6].equals("null") ? null : f[6], Long.parseLong(f[1]), Long.parseLong(f[5])));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the received-block log: " + e.getMessage(), e);

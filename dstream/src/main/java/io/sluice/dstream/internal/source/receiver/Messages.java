@@ -26,7 +26,8 @@ final class Messages {
      * @param uniqueId the block's id within the stream, -1 for a block of only skipped records
      * @param walRecord where the write-ahead log keeps the block, null without the log
      */
-    record AddBlock(int streamId, long uniqueId, long records, long skipped, String walRecord) implements Serializable {
+    record AddBlock(int streamId, long uniqueId, long records, long skipped, String walRecord, long writeTime)
+            implements Serializable {
     }
 
     /** Supervisor to tracker: something listeners should hear (kind: started, stopped, error, reconnected). */

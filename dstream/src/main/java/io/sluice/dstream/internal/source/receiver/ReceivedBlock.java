@@ -7,8 +7,9 @@ package io.sluice.dstream.internal.source.receiver;
  * @param walRecord where the write-ahead log holds the block's records ({@code <log dir>/<record handle>}),
  *     null without the log
  * @param sequence the order the driver learnt of the block in, per stream (kept across restarts with the log)
+ * @param writeTime when the executor logged the block (its wall clock, the log's record time), -1 without the log
  */
-public record ReceivedBlock(long uniqueId, long records, long skipped, String walRecord, long sequence)
+public record ReceivedBlock(long uniqueId, long records, long skipped, String walRecord, long sequence, long writeTime)
         implements java.io.Serializable {
     public boolean hasData() {
         return uniqueId >= 0;

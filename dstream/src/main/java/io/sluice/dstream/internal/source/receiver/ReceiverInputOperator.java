@@ -129,6 +129,9 @@ public final class ReceiverInputOperator<T> extends InputOperator<T> implements 
         }
         old.clear();
         stream.forgetUpTo(oldestKept);
+        if (oldestKept.milliseconds() != Long.MAX_VALUE) {
+            tracker.cleanLogs(stream, oldestKept, graph().batchInterval());
+        }
     }
 
     private void removeBlocks(List<ReceivedBlock> blocks) {

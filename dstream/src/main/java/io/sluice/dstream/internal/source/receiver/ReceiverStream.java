@@ -30,6 +30,9 @@ public final class ReceiverStream {
     private long nextSequence;
     private final NavigableMap<Time, Long> lastSequenceAt = new TreeMap<>();
     private final Map<Time, List<ReceivedBlock>> restoredBatches = new HashMap<>();
+    // With the write-ahead log: the oldest write time of the blocks each batch took, to clean the logs by.
+    private final NavigableMap<Time, Long> oldestWriteAt = new TreeMap<>();
+    private Time lastCleaned;
     private volatile RpcEndpointRef supervisor;
     private volatile long rate;
     private long receivedRecords;
@@ -106,9 +109,9 @@ public final class ReceiverStream {
     }
 
     /** Records a reported block (logging it first, with the log on); returns once the block is safe. */
-    synchronized void add(long uniqueId, long records, long skipped, String walRecord, Time now)
+    synchronized void add(long uniqueId, long records, long skipped, String walRecord, long writeTime, Time now)
             throws java.io.IOException {
-        ReceivedBlock block = new ReceivedBlock(uniqueId, records, skipped, walRecord, nextSequence++);
+        ReceivedBlock block = new ReceivedBlock(uniqueId, records, skipped, walRecord, nextSequence++, writeTime);
         if (metadata != null) {
             metadata.append(block, now);
         }
@@ -130,6 +133,8 @@ public final class ReceiverStream {
         }
         long last = taken.isEmpty() ? lastSequenceBefore(time) : taken.get(taken.size() - 1).sequence();
         lastSequenceAt.put(time, last);
+        taken.stream().mapToLong(ReceivedBlock::writeTime).filter(w -> w >= 0).min()
+                .ifPresent(w -> oldestWriteAt.put(time, w));
         return taken;
     }
 
@@ -184,6 +189,50 @@ public final class ReceiverStream {
         nextSequence = logged.stream().mapToLong(ReceivedBlock::sequence).max().orElse(newest) + 1;
         nextSequence = Math.max(nextSequence, newest + 1);
         lastSequenceAt.putAll(last);
+    }
+
+    /**
+     * Whether the logs should be cleaned up to {@code threshold} now: at most once per {@code every} of batch
+     * time. Forgets what it kept about batches up to the threshold.
+     */
+    synchronized boolean cleaningDue(Time threshold, java.time.Duration every) {
+        if (lastCleaned != null && threshold.minus(lastCleaned).compareTo(every) < 0) {
+            return false;
+        }
+        lastCleaned = threshold;
+        return true;
+    }
+
+    /**
+     * The oldest write time of a logged block that a batch after {@code threshold} took or that no batch took
+     * yet: data logged before it is needed by no batch a restart could run again. -1 when there is none.
+     */
+    synchronized long oldestWriteNeededAfter(Time threshold) {
+        oldestWriteAt.headMap(threshold, true).clear();
+        long oldest = Long.MAX_VALUE;
+        for (long w : oldestWriteAt.values()) {
+            oldest = Math.min(oldest, w);
+        }
+        for (ReceivedBlock b : unallocated) {
+            if (b.writeTime() >= 0) {
+                oldest = Math.min(oldest, b.writeTime());
+            }
+        }
+        for (List<ReceivedBlock> blocks : restoredBatches.values()) {
+            for (ReceivedBlock b : blocks) {
+                if (b.writeTime() >= 0) {
+                    oldest = Math.min(oldest, b.writeTime());
+                }
+            }
+        }
+        return oldest == Long.MAX_VALUE ? -1 : oldest;
+    }
+
+    /** Drops the driver's log records of blocks reported before {@code threshold} (driver clock). */
+    synchronized void cleanLog(Time threshold) throws java.io.IOException {
+        if (metadata != null) {
+            metadata.clean(threshold);
+        }
     }
 
     /** Forgets positions of batches up to {@code time}. */

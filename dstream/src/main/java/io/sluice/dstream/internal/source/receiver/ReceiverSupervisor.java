@@ -300,9 +300,11 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
     private void pushAndReport(List<Object> records, long count, long skipped) throws java.io.IOException {
         long id = -1;
         String walRecord = null;
+        long writeTime = -1;
         if (!records.isEmpty() && wal != null) {
             // Records are tagged with the executor's wall-clock time: the log rolls and is cleaned by it.
-            RecordHandle handle = wal.write(BlockCodec.encode(records), new Time(System.currentTimeMillis()));
+            writeTime = System.currentTimeMillis();
+            RecordHandle handle = wal.write(BlockCodec.encode(records), new Time(writeTime));
             walRecord = walDirectory + "/" + handle.encode();
         }
         if (!records.isEmpty()) {
@@ -314,7 +316,7 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
                 throw new IllegalStateException("the block manager did not store " + blockId);
             }
         }
-        Endpoint.ask(driver, new Messages.AddBlock(spec.streamId(), id, count, skipped, walRecord), Boolean.class);
+        Endpoint.ask(driver, new Messages.AddBlock(spec.streamId(), id, count, skipped, walRecord, writeTime), Boolean.class);
     }
 
     private void closeLog() {

@@ -39,6 +39,12 @@ public final class ReceiverTracker {
     private final String name = "sluice-receiver-tracker-" + INSTANCES.incrementAndGet();
     private final List<ReceiverStream> streams = new ArrayList<>();
     private final Map<Integer, Thread> jobs = new ConcurrentHashMap<>();
+    private final java.util.concurrent.ExecutorService cleaner = java.util.concurrent.Executors.newSingleThreadExecutor(
+            r -> {
+                Thread t = new Thread(r, "sluice-receiver-log-cleaner");
+                t.setDaemon(true);
+                return t;
+            });
     /** Block ids start with the registration's generation: unique in this driver, across contexts and restarts. */
     private static final AtomicInteger GENERATIONS = new AtomicInteger();
     private volatile boolean stopping;
@@ -135,6 +141,12 @@ public final class ReceiverTracker {
             }
         }
         Endpoint.tearDown(endpoint);
+        cleaner.shutdown();
+        try {
+            cleaner.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         for (ReceiverStream s : streams()) {
             s.closeLog();
         }
@@ -156,6 +168,53 @@ public final class ReceiverTracker {
         RpcEndpointRef supervisor = s.supervisor();
         if (supervisor != null) {
             supervisor.send(new Messages.UpdateRate(rate));
+        }
+    }
+
+    /**
+     * With the write-ahead log, after batches up to {@code oldestKept} were forgotten: drops log records no
+     * batch a restart could run again needs. A restart runs the batches after its last checkpoint again, and
+     * checkpoints are written a little after their batches complete; only what is older than a retention of
+     * ten batch intervals (at least a minute) before the oldest remembered batch goes. Runs off the scheduler's
+     * thread, at most once per half retention.
+     */
+    public void cleanLogs(ReceiverStream s, Time oldestKept, Duration batchInterval) {
+        if (!settings.writeAheadLog() || !s.hasLog()) {
+            return;
+        }
+        Duration retention = Duration.ofMillis(Math.max(10 * batchInterval.toMillis(), 60_000));
+        Time threshold = oldestKept.minus(retention);
+        if (!s.cleaningDue(threshold, retention.dividedBy(2))) {
+            return;
+        }
+        long dataThreshold = s.oldestWriteNeededAfter(threshold);
+        Time metadataThreshold = threshold.minus(batchInterval); // a block reported then went to a batch <= threshold
+        cleaner.execute(() -> {
+            try {
+                s.cleanLog(metadataThreshold);
+                if (dataThreshold >= 0) {
+                    cleanDataLogs(s, new Time(dataThreshold));
+                }
+            } catch (Exception e) {
+                LOG.warn("{}: cleaning its write-ahead logs failed; they are cleaned again later", s.source(), e);
+            }
+        });
+    }
+
+    /** Every receiver incarnation's data log of the stream (the live ones write only newer records). */
+    private void cleanDataLogs(ReceiverStream s, Time threshold) throws java.io.IOException {
+        org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(logDirectory("receivedData", s));
+        org.apache.hadoop.fs.FileSystem fs = root.getFileSystem(sc.hadoopConfiguration());
+        if (!fs.exists(root)) {
+            return;
+        }
+        for (org.apache.hadoop.fs.FileStatus dir : fs.listStatus(root)) {
+            if (dir.isDirectory()) {
+                try (var log = io.sluice.recovery.wal.FileWriteAheadLog.open(dir.getPath().toString(),
+                        sc.hadoopConfiguration())) {
+                    log.clean(threshold);
+                }
+            }
         }
     }
 
@@ -233,7 +292,8 @@ public final class ReceiverTracker {
             context.reply(new Messages.Registered(true, GENERATIONS.incrementAndGet(), s.rate()));
         } else if (message instanceof Messages.AddBlock m) {
             try {
-                stream(m.streamId()).add(m.uniqueId(), m.records(), m.skipped(), m.walRecord(), new Time(clock.millis()));
+                stream(m.streamId()).add(m.uniqueId(), m.records(), m.skipped(), m.walRecord(), m.writeTime(),
+                        new Time(clock.millis()));
                 context.reply(Boolean.TRUE);
             } catch (java.io.IOException e) {
                 context.sendFailure(new IllegalStateException("the driver could not log block " + m.uniqueId()
