@@ -7,6 +7,7 @@ import io.sluice.dstream.internal.source.GeneratorInputOperator;
 import io.sluice.dstream.internal.InputOperator;
 import io.sluice.dstream.internal.scheduler.ListenerBus;
 import io.sluice.dstream.internal.Operator;
+import io.sluice.dstream.internal.ShutdownHook;
 import io.sluice.dstream.internal.source.QueueInputOperator;
 import io.sluice.dstream.internal.source.RateInputOperator;
 import io.sluice.dstream.internal.source.SourceSettings;
@@ -21,21 +22,16 @@ import org.apache.hadoop.mapreduce.InputFormat;
 import io.sluice.dstream.internal.source.receiver.SocketReceiver;
 import io.sluice.dstream.receiver.Receiver;
 import java.io.InputStream;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.storage.StorageLevel;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.recovery.Recovery;
 import io.sluice.dstream.scheduler.StreamingListener;
-import io.sluice.rdd.SparkContexts;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.api.java.function.Function0;
 import org.apache.spark.api.java.JavaRDD;
@@ -83,23 +79,24 @@ public final class StreamingContext {
     private volatile Recovery recovery;
     private volatile io.sluice.dstream.internal.recovery.CheckpointWriter checkpointWriter;
     private BatchScheduler scheduler;
-    private final Map<String, String> settings = new ConcurrentHashMap<>();
+    private final ContextSettings settings;
     private final Sources sources;
-    private Object shutdownHook;
+    private ShutdownHook shutdownHook;
     private volatile boolean stoppingFromHook;
 
-    private StreamingContext(JavaSparkContext sc, boolean ownsSparkContext, Duration batchInterval, Clock clock) {
+    StreamingContext(JavaSparkContext sc, boolean ownsSparkContext, Duration batchInterval, Clock clock) {
         this.sc = sc;
         this.ownsSparkContext = ownsSparkContext;
         this.batchInterval = Durations.requirePositiveMillis(batchInterval, "the batch interval");
         this.clock = clock;
         this.graph = new StreamGraph(sc, batchInterval);
         this.listeners = new ListenerBus(sc.appName());
+        this.settings = new ContextSettings(sc, batchInterval);
         this.sources = new Sources(graph, listeners, clock, this::setting, this::checkpointDirectory);
     }
 
-    public static Builder builder() {
-        return new Builder();
+    public static StreamingContextBuilder builder() {
+        return new StreamingContextBuilder();
     }
 
     /** Adopts a running SparkContext (a notebook's, or the one spark-submit made); its settings stay as they are. */
@@ -110,59 +107,6 @@ public final class StreamingContext {
     /** As {@link #create(JavaSparkContext, Duration)}, with the given clock (a {@link ManualClock} in tests). */
     public static StreamingContext create(JavaSparkContext sc, Duration batchInterval, Clock clock) {
         return new StreamingContext(sc, false, batchInterval, clock);
-    }
-
-    /** Builds a {@link StreamingContext} and, unless one is running, the SparkContext under it. */
-    public static final class Builder {
-        private final Map<String, String> conf = new LinkedHashMap<>();
-        private String master;
-        private String appName = "sluice";
-        private Duration batchInterval;
-        private Clock clock = Clock.system();
-
-        private Builder() {
-        }
-
-        /** Spark master URL; default {@code local[*]} unless spark-submit (or a spark.master property) set one. */
-        public Builder master(String master) {
-            this.master = master;
-            return this;
-        }
-
-        public Builder appName(String appName) {
-            this.appName = appName;
-            return this;
-        }
-
-        public Builder batchInterval(Duration batchInterval) {
-            this.batchInterval = batchInterval;
-            return this;
-        }
-
-        /** Any Spark or Sluice setting. */
-        public Builder conf(String key, String value) {
-            conf.put(key, value);
-            return this;
-        }
-
-        public Builder clock(Clock clock) {
-            this.clock = clock;
-            return this;
-        }
-
-        public StreamingContext build() {
-            if (batchInterval == null) {
-                throw new IllegalStateException("set the batch interval: StreamingContext.builder().batchInterval(...)");
-            }
-            SparkConf sparkConf = new SparkConf().setAppName(appName);
-            conf.forEach(sparkConf::set);
-            if (master != null) {
-                sparkConf.setMaster(master);
-            }
-            // getOrCreate adopts a running SparkContext (whose settings then win): this context owns only one it made.
-            boolean running = SparkContexts.isRunning();
-            return new StreamingContext(SparkContexts.getOrCreate(sparkConf), !running, batchInterval, clock);
-        }
     }
 
     // ---- input streams -------------------------------------------------------------------------------
@@ -304,8 +248,7 @@ public final class StreamingContext {
 
     /** A setting of this context: its own (see {@link #conf(String, String)}), else the SparkContext's, else null. */
     public String setting(String key) {
-        String own = settings.get(key);
-        return own != null ? own : sc.getConf().get(key, null);
+        return settings.get(key);
     }
 
     @SafeVarargs
@@ -390,7 +333,7 @@ public final class StreamingContext {
             throw new IllegalStateException("the factory set the checkpoint directory " + checkpointDirectory
                     + ", but getOrCreate was given " + directory + ": use one directory");
         }
-        recovery = Recovery.open(directory, sc, recoverySettings(), true);
+        recovery = Recovery.open(directory, sc, settings.recovery(), true);
         return this;
     }
 
@@ -398,14 +341,6 @@ public final class StreamingContext {
     public java.util.Optional<Time> recoveredBatch() {
         Recovery r = recovery;
         return r == null ? java.util.Optional.empty() : r.recovered().map(c -> c.batchTime());
-    }
-
-    private Recovery.Settings recoverySettings() {
-        String retained = setting(RETAINED_CHECKPOINTS);
-        return new Recovery.Settings(
-                retained == null ? io.sluice.recovery.CheckpointStore.DEFAULT_RETAINED : Integer.parseInt(retained.trim()),
-                Boolean.parseBoolean(String.valueOf(setting(SKIP_MISSED_BATCHES)).trim()),
-                Boolean.parseBoolean(String.valueOf(setting(ALLOW_DROPPING_STATE)).trim()));
     }
 
     // ---- lifecycle -----------------------------------------------------------------------------------
@@ -432,9 +367,9 @@ public final class StreamingContext {
                 List<BatchScheduler.BatchObserver> observers = List.of();
                 if (checkpointDirectory != null) {
                     if (recovery == null) { // checkpoint(dir) without getOrCreate: record progress, recover nothing
-                        recovery = Recovery.open(checkpointDirectory, sc, recoverySettings(), false);
+                        recovery = Recovery.open(checkpointDirectory, sc, settings.recovery(), false);
                     }
-                    Recovery.Start start = recovery.start(graph, new Time(clock.millis()), recoverySettings());
+                    Recovery.Start start = recovery.start(graph, new Time(clock.millis()), settings.recovery());
                     rerun = start.rerun();
                     first = start.firstTimerBatch();
                     checkpointWriter = start.writer();
@@ -447,10 +382,13 @@ public final class StreamingContext {
                 }
                 sources.start();
                 scheduler = new BatchScheduler(graph, clock, listeners, this::reportError, observers,
-                        concurrentJobs(), sc.appName());
+                        settings.concurrentJobs(), sc.appName());
                 scheduler.start(rerun, first);
                 state = StreamingContextState.ACTIVE;
-                registerShutdownHook();
+                shutdownHook = ShutdownHook.register(() -> {
+                    stoppingFromHook = true;
+                    stop(false, settings.stopsGracefullyOnShutdown());
+                });
                 listeners.post(new StreamingListener.StreamingStarted(clock.millis()));
             } catch (RuntimeException e) {
                 ACTIVE.compareAndSet(this, null);
@@ -481,7 +419,7 @@ public final class StreamingContext {
             if (state == StreamingContextState.ACTIVE) {
                 // Receivers first: once they stopped, everything they stored is known, and a graceful stop
                 // runs one more batch for it if needed, so nothing received is lost.
-                Duration timeout = gracefulStopTimeout();
+                Duration timeout = settings.gracefulStopTimeout();
                 sources.stopReceiving(gracefully ? timeout : Duration.ofSeconds(2), gracefully);
                 for (InputOperator<?> input : graph.inputs()) {
                     input.stop(gracefully);
@@ -491,7 +429,9 @@ public final class StreamingContext {
                 if (checkpointWriter != null) {
                     checkpointWriter.close();
                 }
-                removeShutdownHook();
+                if (shutdownHook != null && !stoppingFromHook) {
+                    shutdownHook.remove();
+                }
             }
             listeners.stop();
             state = StreamingContextState.STOPPED;
@@ -530,7 +470,7 @@ public final class StreamingContext {
     }
 
     private void reportError(Throwable e) {
-        if (Boolean.parseBoolean(setting(CONTINUE_ON_BATCH_FAILURE))) {
+        if (settings.continueOnBatchFailure()) {
             return; // the scheduler logged it and listeners see the failed batch; the user chose to go on
         }
         synchronized (termination) {
@@ -595,49 +535,5 @@ public final class StreamingContext {
 
     StreamGraph graph() {
         return graph;
-    }
-
-    private int concurrentJobs() {
-        String v = setting(CONCURRENT_JOBS) != null ? setting(CONCURRENT_JOBS)
-                : sc.getConf().get("spark.streaming.concurrentJobs", "1");
-        int n = Integer.parseInt(v.trim());
-        if (n < 1) {
-            throw new IllegalArgumentException(CONCURRENT_JOBS + " must be at least 1, was " + n);
-        }
-        return n;
-    }
-
-    private Duration gracefulStopTimeout() {
-        String v = setting(GRACEFUL_STOP_TIMEOUT);
-        return v == null ? batchInterval.multipliedBy(10)
-                : Duration.ofMillis(org.apache.spark.network.util.JavaUtils.timeStringAsMs(v));
-    }
-
-    /**
-     * As Spark Streaming: a JVM shutdown stops the context, gracefully if {@value #STOP_GRACEFULLY_ON_SHUTDOWN}.
-     * The hook runs in Spark's shutdown hook manager ahead of every Spark hook (a higher priority runs first):
-     * in particular before the local executor's own hook stops its task threads, and before the SparkContext
-     * stops, so a graceful stop can still run its last batches.
-     */
-    private void registerShutdownHook() {
-        boolean graceful = Boolean.parseBoolean(setting(STOP_GRACEFULLY_ON_SHUTDOWN) != null
-                ? setting(STOP_GRACEFULLY_ON_SHUTDOWN) : sc.getConf().get("spark.streaming.stopGracefullyOnShutdown", "false"));
-        shutdownHook = org.apache.spark.util.ShutdownHookManager.addShutdownHook(
-                org.apache.spark.util.ShutdownHookManager.DEFAULT_SHUTDOWN_PRIORITY() + 1, () -> {
-                    stoppingFromHook = true;
-                    stop(false, graceful);
-                    return scala.runtime.BoxedUnit.UNIT;
-                });
-    }
-
-    private void removeShutdownHook() {
-        Object hook = shutdownHook;
-        if (hook != null && !stoppingFromHook) {
-            try {
-                org.apache.spark.util.ShutdownHookManager.removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // the JVM is shutting down already
-            }
-        }
     }
 }

@@ -6,7 +6,7 @@ import java.util.Set;
 public final class CallSite {
     private static final Set<String> API_CLASSES = Set.of(
             "io.sluice.dstream.DStream", "io.sluice.dstream.DStreamLike", "io.sluice.dstream.PairDStream", "io.sluice.dstream.StreamingContext",
-            "io.sluice.dstream.StreamingContext$Builder", "io.sluice.dstream.MapWithStateDStream");
+            "io.sluice.dstream.StreamingContextBuilder", "io.sluice.dstream.MapWithStateDStream");
 
     private CallSite() {
     }

@@ -1,6 +1,7 @@
 package io.sluice.samples.bench;
 
 import io.sluice.dstream.StreamingContext;
+import io.sluice.dstream.StreamingContextBuilder;
 import io.sluice.state.StateSpec;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -86,7 +87,7 @@ public final class RestartScenario {
     }
 
     private static StreamingContext sluice() {
-        StreamingContext.Builder builder = StreamingContext.builder().batchInterval(INTERVAL);
+        StreamingContextBuilder builder = StreamingContext.builder().batchInterval(INTERVAL);
         conf().forEach(builder::conf);
         StreamingContext ssc = builder.build();
         ssc.sparkContext().setLogLevel("WARN");

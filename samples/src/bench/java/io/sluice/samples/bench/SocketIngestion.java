@@ -1,6 +1,7 @@
 package io.sluice.samples.bench;
 
 import io.sluice.dstream.StreamingContext;
+import io.sluice.dstream.StreamingContextBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,7 +53,7 @@ final class SocketIngestion implements Workload {
         Duration timeout = interval.multipliedBy(settings.batches() + 10L).plusMinutes(2);
         try (LineFeeder feeder = new LineFeeder(KEYS)) {
             if (side == Side.SLUICE) {
-                StreamingContext.Builder builder = StreamingContext.builder().batchInterval(interval);
+                StreamingContextBuilder builder = StreamingContext.builder().batchInterval(interval);
                 conf.forEach(builder::conf);
                 StreamingContext ssc = builder.build();
                 try {

@@ -1,6 +1,7 @@
 package io.sluice.samples.bench;
 
 import io.sluice.dstream.StreamingContext;
+import io.sluice.dstream.StreamingContextBuilder;
 import io.sluice.dstream.scheduler.BatchInfo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -78,7 +79,7 @@ public final class StandardRun {
 
     private static void runOnSluice(BatchWorkload workload, BenchSettings settings, Map<String, String> conf,
             Path checkpoints, BatchTimes times, Duration timeout) throws Exception {
-        StreamingContext.Builder builder = StreamingContext.builder().batchInterval(settings.interval());
+        StreamingContextBuilder builder = StreamingContext.builder().batchInterval(settings.interval());
         conf.forEach(builder::conf);
         StreamingContext ssc = builder.build();
         try {

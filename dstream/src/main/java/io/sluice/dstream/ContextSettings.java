@@ -1,0 +1,73 @@
+package io.sluice.dstream;
+
+import io.sluice.dstream.internal.recovery.Recovery;
+import io.sluice.recovery.CheckpointStore;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.network.util.JavaUtils;
+
+/**
+ * A context's settings: its own ({@link StreamingContext#conf}) over the SparkContext's configuration, and
+ * where a Sluice key is not set, the Spark Streaming key it replaces, with Spark Streaming's default.
+ */
+final class ContextSettings {
+    private final JavaSparkContext sc;
+    private final Duration batchInterval;
+    private final Map<String, String> own = new ConcurrentHashMap<>();
+
+    ContextSettings(JavaSparkContext sc, Duration batchInterval) {
+        this.sc = sc;
+        this.batchInterval = batchInterval;
+    }
+
+    void put(String key, String value) {
+        own.put(key, value);
+    }
+
+    /** The value of {@code key}, or null when neither this context nor the SparkContext set it. */
+    String get(String key) {
+        String value = own.get(key);
+        return value != null ? value : sc.getConf().get(key, null);
+    }
+
+    private String get(String key, String sparkStreamingKey, String defaultValue) {
+        String value = get(key);
+        if (value == null) {
+            value = get(sparkStreamingKey);
+        }
+        return value == null ? defaultValue : value.trim();
+    }
+
+    int concurrentJobs() {
+        int n = Integer.parseInt(get(StreamingContext.CONCURRENT_JOBS, "spark.streaming.concurrentJobs", "1"));
+        if (n < 1) {
+            throw new IllegalArgumentException(StreamingContext.CONCURRENT_JOBS + " must be at least 1, was " + n);
+        }
+        return n;
+    }
+
+    boolean stopsGracefullyOnShutdown() {
+        return Boolean.parseBoolean(get(StreamingContext.STOP_GRACEFULLY_ON_SHUTDOWN,
+                "spark.streaming.stopGracefullyOnShutdown", "false"));
+    }
+
+    boolean continueOnBatchFailure() {
+        return Boolean.parseBoolean(get(StreamingContext.CONTINUE_ON_BATCH_FAILURE));
+    }
+
+    /** Spark Streaming's default: ten batch intervals. */
+    Duration gracefulStopTimeout() {
+        String v = get(StreamingContext.GRACEFUL_STOP_TIMEOUT);
+        return v == null ? batchInterval.multipliedBy(10) : Duration.ofMillis(JavaUtils.timeStringAsMs(v));
+    }
+
+    Recovery.Settings recovery() {
+        String retained = get(StreamingContext.RETAINED_CHECKPOINTS);
+        return new Recovery.Settings(
+                retained == null ? CheckpointStore.DEFAULT_RETAINED : Integer.parseInt(retained.trim()),
+                Boolean.parseBoolean(String.valueOf(get(StreamingContext.SKIP_MISSED_BATCHES)).trim()),
+                Boolean.parseBoolean(String.valueOf(get(StreamingContext.ALLOW_DROPPING_STATE)).trim()));
+    }
+}
