@@ -13,6 +13,9 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.WatchService;
+import java.nio.file.WatchKey;
+import java.nio.file.StandardWatchEventKinds;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -51,7 +54,10 @@ class ReceiverCrashTest {
             Driver first = Driver.start(args, work.resolve("first.log"));
             try (Socket c = server.accept()) {
                 send(c, 0);
-                first.awaitProcessed(CHUNK);          // chunk 0 went through a batch
+                long batch = first.awaitProcessed(CHUNK); // chunk 0 went through a batch
+                // Acknowledged data is recovered from the log by a restart that finds a checkpoint (as in Spark
+                // Streaming, a driver that dies before its first checkpoint restarts afresh): wait for it.
+                awaitCheckpoint(checkpoints.resolve("progress"), batch);
                 send(c, 1);                           // chunk 1 is acknowledged: logged, maybe not processed
                 first.kill();
             }
@@ -74,6 +80,33 @@ class ReceiverCrashTest {
         assertTrue(wrong.isEmpty(), wrong.size() + " records not exactly once, e.g. "
                 + wrong.subList(0, Math.min(10, wrong.size())) + "; the restarted driver's log ends:\n" + second.tail());
         assertEquals(3 * CHUNK, seen.size());
+    }
+
+    /** Blocks until the driver has written the progress checkpoint of {@code batchMs} (or a later one). */
+    private static void awaitCheckpoint(Path progress, long batchMs) throws Exception {
+        Files.createDirectories(progress);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        try (WatchService watch = progress.getFileSystem().newWatchService()) {
+            progress.register(watch, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY);
+            while (newestCheckpoint(progress) < batchMs) {
+                long left = deadline - System.nanoTime();
+                WatchKey key = left <= 0 ? null : watch.poll(left, TimeUnit.NANOSECONDS);
+                if (key == null) {
+                    throw new AssertionError("no checkpoint of batch " + batchMs + " within 120 s");
+                }
+                key.pollEvents();
+                key.reset();
+            }
+        }
+    }
+
+    private static long newestCheckpoint(Path progress) throws IOException {
+        try (Stream<Path> files = Files.list(progress)) {
+            return files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.matches("checkpoint-\\d+"))
+                    .mapToLong(n -> Long.parseLong(n.substring("checkpoint-".length())))
+                    .max().orElse(-1);
+        }
     }
 
     /** Sends chunk {@code k} and blocks until the receiver acknowledged it. */
@@ -143,17 +176,26 @@ class ReceiverCrashTest {
             return new Driver(pb.start(), log);
         }
 
-        /** Waits until the batches this driver completed hold {@code records} records in all. */
-        void awaitProcessed(long records) throws Exception {
+        /**
+         * Waits (at most 120 s in all) until the batches this driver completed hold {@code records} records;
+         * returns the time of the batch that reached them.
+         */
+        long awaitProcessed(long records) throws Exception {
             long total = 0;
-            while (total < records) {
-                String line = lines.poll(120, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (true) {
+                long left = deadline - System.nanoTime();
+                String line = left <= 0 ? null : lines.poll(left, TimeUnit.NANOSECONDS);
                 if (line == null || line.equals("<exit>")) {
-                    throw new AssertionError("the driver stopped reporting batches at " + total + " records; "
-                            + "its log: " + tail());
+                    throw new AssertionError("the driver's batches held " + total + " of " + records
+                            + " records when it stopped reporting or 120 s passed; its log: " + tail());
                 }
                 if (line.startsWith("batch ")) {
-                    total += Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+                    String[] parts = line.split(" ");
+                    total += Long.parseLong(parts[2]);
+                    if (total >= records) {
+                        return Long.parseLong(parts[1]);
+                    }
                 }
             }
         }

@@ -74,10 +74,15 @@ public final class ChildJvm implements AutoCloseable {
         return new ChildJvm(builder.start(), log);
     }
 
-    /** Blocks until the child prints a line matching {@code wanted} (returned), failing if it exits first. */
+    /**
+     * Blocks until the child prints a line matching {@code wanted} (returned), failing if it exits first or
+     * {@code timeoutSeconds} pass in all (a child that keeps printing other lines cannot hang the test).
+     */
     public String awaitLine(Predicate<String> wanted, long timeoutSeconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         while (true) {
-            String line = lines.poll(timeoutSeconds, TimeUnit.SECONDS);
+            long left = deadline - System.nanoTime();
+            String line = left <= 0 ? null : lines.poll(left, TimeUnit.NANOSECONDS);
             if (line == null) {
                 throw new AssertionError("the child printed nothing expected for " + timeoutSeconds + " s; "
                         + diagnostics());
