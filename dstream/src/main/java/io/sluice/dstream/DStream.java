@@ -3,6 +3,7 @@ package io.sluice.dstream;
 import io.sluice.rdd.Time;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Operator;
+import io.sluice.dstream.internal.UserFunctions;
 import io.sluice.dstream.internal.OutputOperation;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.internal.sink.TextFileSink;
@@ -45,7 +46,7 @@ public class DStream<T> extends DStreamLike<T, JavaRDD<T>> {
     }
 
     public DStream<T> filter(Function<T, Boolean> f) {
-        return derive("filter", f, rdd -> rdd.filter(f));
+        return derive("filter", f, rdd -> rdd.filter(UserFunctions.function(f)));
     }
 
     public DStream<T> repartition(int numPartitions) {

@@ -5,6 +5,7 @@ import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.OutputOperation;
 import io.sluice.dstream.internal.Rdds;
+import io.sluice.dstream.internal.UserFunctions;
 import io.sluice.dstream.internal.sink.TextFileSink;
 import io.sluice.rdd.Aggregations;
 import io.sluice.dstream.internal.window.WindowOperator;
@@ -67,27 +68,27 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
     // ---- element-wise ---------------------------------------------------------------------------------
 
     public <U> DStream<U> map(Function<T, U> f) {
-        return derive("map", f, rdd -> rdd.map(f));
+        return derive("map", f, rdd -> rdd.map(UserFunctions.function(f)));
     }
 
     public <U> DStream<U> flatMap(FlatMapFunction<T, U> f) {
-        return derive("flatMap", f, rdd -> rdd.flatMap(f));
+        return derive("flatMap", f, rdd -> rdd.flatMap(UserFunctions.flatMap(f)));
     }
 
     public <U> DStream<U> mapPartitions(FlatMapFunction<Iterator<T>, U> f) {
-        return derive("mapPartitions", f, rdd -> rdd.mapPartitions(f));
+        return derive("mapPartitions", f, rdd -> rdd.mapPartitions(UserFunctions.flatMap(f)));
     }
 
     public <K, V> PairDStream<K, V> mapToPair(PairFunction<T, K, V> f) {
-        return derivePairs("mapToPair", f, rdd -> rdd.mapToPair(f));
+        return derivePairs("mapToPair", f, rdd -> rdd.mapToPair(UserFunctions.pair(f)));
     }
 
     public <K, V> PairDStream<K, V> flatMapToPair(PairFlatMapFunction<T, K, V> f) {
-        return derivePairs("flatMapToPair", f, rdd -> rdd.flatMapToPair(f));
+        return derivePairs("flatMapToPair", f, rdd -> rdd.flatMapToPair(UserFunctions.pairFlatMap(f)));
     }
 
     public <K, V> PairDStream<K, V> mapPartitionsToPair(PairFlatMapFunction<Iterator<T>, K, V> f) {
-        return derivePairs("mapPartitionsToPair", f, rdd -> rdd.mapPartitionsToPair(f));
+        return derivePairs("mapPartitionsToPair", f, rdd -> rdd.mapPartitionsToPair(UserFunctions.pairFlatMap(f)));
     }
 
     /** Each partition of each batch as one list. */
@@ -104,26 +105,29 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
 
     /** Each batch reduced to one element; an empty batch gives an empty RDD. */
     public DStream<T> reduce(Function2<T, T, T> f) {
-        return derive("reduce", f, rdd -> DriverValuesRDD.of(rdd.context(), () -> {
-            List<T> partials = rdd.mapPartitions((Iterator<T> it) -> {
-                if (!it.hasNext()) {
-                    return java.util.Collections.<T>emptyIterator();
+        return derive("reduce", f, rdd -> {
+            Function2<T, T, T> g = UserFunctions.function2(f);
+            return DriverValuesRDD.of(rdd.context(), () -> {
+                List<T> partials = rdd.mapPartitions((Iterator<T> it) -> {
+                    if (!it.hasNext()) {
+                        return java.util.Collections.<T>emptyIterator();
+                    }
+                    T acc = it.next();
+                    while (it.hasNext()) {
+                        acc = g.call(acc, it.next());
+                    }
+                    return List.of(acc).iterator();
+                }).collect();
+                if (partials.isEmpty()) {
+                    return List.of();
                 }
-                T acc = it.next();
-                while (it.hasNext()) {
-                    acc = f.call(acc, it.next());
+                T acc = partials.get(0);
+                for (int i = 1; i < partials.size(); i++) {
+                    acc = g.call(acc, partials.get(i));
                 }
-                return List.of(acc).iterator();
-            }).collect();
-            if (partials.isEmpty()) {
-                return List.of();
-            }
-            T acc = partials.get(0);
-            for (int i = 1; i < partials.size(); i++) {
-                acc = f.call(acc, partials.get(i));
-            }
-            return List.of(acc);
-        }));
+                return List.of(acc);
+            });
+        });
     }
 
     /** How often each distinct element occurs in each batch. */

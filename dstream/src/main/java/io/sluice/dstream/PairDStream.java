@@ -4,6 +4,7 @@ import io.sluice.rdd.Time;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.Rdds;
+import io.sluice.dstream.internal.UserFunctions;
 import io.sluice.rdd.Aggregations;
 import io.sluice.dstream.internal.window.ReducedWindowOperator;
 import io.sluice.dstream.internal.window.WindowOperator;
@@ -57,7 +58,7 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
     // ---- operations that keep the stream's type ------------------------------------------------------
 
     public PairDStream<K, V> filter(Function<Tuple2<K, V>, Boolean> f) {
-        return byKey("filter", f, rdd -> rdd.filter(f));
+        return byKey("filter", f, rdd -> rdd.filter(UserFunctions.function(f)));
     }
 
     public PairDStream<K, V> repartition(int numPartitions) {
@@ -97,11 +98,11 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
     // ---- per-key values ---------------------------------------------------------------------------------
 
     public <U> PairDStream<K, U> mapValues(Function<V, U> f) {
-        return byKey("mapValues", f, rdd -> rdd.mapValues(f));
+        return byKey("mapValues", f, rdd -> rdd.mapValues(UserFunctions.function(f)));
     }
 
     public <U> PairDStream<K, U> flatMapValues(FlatMapFunction<V, U> f) {
-        return byKey("flatMapValues", f, rdd -> rdd.flatMapValues(f));
+        return byKey("flatMapValues", f, rdd -> rdd.flatMapValues(UserFunctions.flatMap(f)));
     }
 
     // ---- shuffles ---------------------------------------------------------------------------------------
@@ -115,7 +116,7 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
     }
 
     public PairDStream<K, V> reduceByKey(Function2<V, V, V> f, Partitioner partitioner) {
-        return byKey("reduceByKey", f, rdd -> Aggregations.reduceByKey(rdd, f, partitioner));
+        return byKey("reduceByKey", f, rdd -> Aggregations.reduceByKey(rdd, UserFunctions.function2(f), partitioner));
     }
 
     public PairDStream<K, Iterable<V>> groupByKey() {
@@ -138,11 +139,14 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
     public <C> PairDStream<K, C> combineByKey(Function<V, C> createCombiner, Function2<C, V, C> mergeValue,
             Function2<C, C, C> mergeCombiners, Partitioner partitioner, boolean mapSideCombine) {
         return new PairDStream<>(context, DerivedOperator.<Tuple2<K, V>, Tuple2<K, C>>of("combineByKey", operator(),
-                List.of(createCombiner, mergeValue, mergeCombiners), (rdd, time) -> Rdds.tuples(mapSideCombine
-                        ? Aggregations.combineByKey(Rdds.pairs(rdd), createCombiner, mergeValue, mergeCombiners,
-                                partitioner)
-                        : Rdds.pairs(rdd).combineByKey(createCombiner, mergeValue, mergeCombiners, partitioner,
-                                false, null))));
+                List.of(createCombiner, mergeValue, mergeCombiners), (rdd, time) -> {
+                    Function<V, C> create = UserFunctions.function(createCombiner);
+                    Function2<C, V, C> merge = UserFunctions.function2(mergeValue);
+                    Function2<C, C, C> combine = UserFunctions.function2(mergeCombiners);
+                    return Rdds.tuples(mapSideCombine
+                            ? Aggregations.combineByKey(Rdds.pairs(rdd), create, merge, combine, partitioner)
+                            : Rdds.pairs(rdd).combineByKey(create, merge, combine, partitioner, false, null));
+                }));
     }
 
     // ---- joins ------------------------------------------------------------------------------------------

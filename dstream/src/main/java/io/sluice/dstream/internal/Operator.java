@@ -91,7 +91,7 @@ public abstract class Operator<T> {
         }
         Optional<JavaRDD<T>> computed = graph.withCallSite(callSite, () -> graph.isSkipped(time)
                 && this instanceof InputOperator ? Optional.of(graph.sparkContext().<T>emptyRDD())
-                : computeNamingFailures(time));
+                : UserFunctions.building(describe(), time, () -> computeNamingFailures(time)));
         computed.ifPresent(rdd -> {
             rdd.setName(describe() + " @ " + time.milliseconds());
             if (!storageLevel.equals(StorageLevel.NONE()) && rdd.getStorageLevel().equals(StorageLevel.NONE())) {
