@@ -9,6 +9,7 @@ import io.sluice.dstream.internal.UserFunctions;
 import io.sluice.dstream.internal.sink.TextFileSink;
 import io.sluice.rdd.Aggregations;
 import io.sluice.dstream.internal.window.WindowOperator;
+import io.sluice.rdd.Counting;
 import io.sluice.rdd.DriverValuesRDD;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -100,7 +101,8 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
 
     /** The number of records in each batch, as a one-element RDD (one stage; no shuffle). */
     public DStream<Long> count() {
-        return derive("count", null, rdd -> DriverValuesRDD.of(rdd.context(), () -> List.of(rdd.count())));
+        return derive("count", null,
+                rdd -> DriverValuesRDD.of(rdd.context(), () -> List.of(Counting.count(rdd.rdd()))));
     }
 
     /** Each batch reduced to one element; an empty batch gives an empty RDD. */

@@ -1,11 +1,9 @@
 package io.sluice.state.internal;
 
 import org.apache.spark.Partitioner;
-import org.apache.spark.SparkConf;
-import org.apache.spark.SparkEnv;
+import io.sluice.rdd.UntrackedKryoSerializer;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.rdd.ShuffledRDD;
-import org.apache.spark.serializer.KryoSerializer;
 import org.apache.spark.serializer.Serializer;
 import scala.Tuple2;
 import scala.reflect.ClassTag;
@@ -23,12 +21,8 @@ public final class StateShuffle {
     }
 
     /** The serializer for state shuffles of this context: Kryo without reference tracking, or null for the default. */
-    public static Serializer serializer(SparkConf conf) {
-        Serializer contextSerializer = SparkEnv.get() == null ? null : SparkEnv.get().serializer();
-        if (!(contextSerializer instanceof KryoSerializer)) {
-            return null;
-        }
-        return new KryoSerializer(conf.clone().set("spark.kryo.referenceTracking", "false"));
+    public static Serializer serializer() {
+        return UntrackedKryoSerializer.forContext();
     }
 
     /** {@code records} partitioned by {@code partitioner}, shuffled with {@code serializer} (null: the default). */

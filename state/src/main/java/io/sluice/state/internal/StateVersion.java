@@ -215,11 +215,23 @@ public final class StateVersion<K, S> {
                 }
             }
         }
-        forEach((key, state, lastUpdate) -> {
-            if (lastUpdate > since) {
-                visitor.updated(key, state, lastUpdate);
+        if (delta != null) {
+            for (int i = delta.nextSlot(0); i >= 0; i = delta.nextSlot(i + 1)) {
+                long t = delta.timeAt(i);
+                if (t > since && !StateTable.isTombstoneTime(t)) {
+                    visitor.updated((K) delta.keyAt(i), (S) delta.valueAt(i), t);
+                }
             }
-        });
+        }
+        for (int i = base.nextSlot(0); i >= 0; i = base.nextSlot(i + 1)) {
+            long t = base.timeAt(i); // the time first: most entries are older, and a key costs a String to make
+            if (t > since) {
+                Object k = base.keyAt(i);
+                if (delta == null || delta.find(k) < 0) {
+                    visitor.updated((K) k, (S) base.valueAt(i), t);
+                }
+            }
+        }
     }
 
     @Override

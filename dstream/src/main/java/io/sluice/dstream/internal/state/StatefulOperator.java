@@ -74,7 +74,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
 
     private Serializer shuffleSerializer() {
         if (!shuffleSerializerChosen) {
-            shuffleSerializer = StateShuffle.serializer(graph().sparkContext().getConf());
+            shuffleSerializer = StateShuffle.serializer();
             shuffleSerializerChosen = true;
         }
         return shuffleSerializer;
