@@ -4,10 +4,14 @@ import io.sluice.dstream.DStream;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.internal.source.SourceSettings;
 import java.time.Duration;
+import java.util.List;
+import org.apache.spark.api.java.Optional;
+import scala.Tuple2;
 
 /**
  * The driver of {@code ReceiverCrashTest}, run in its own JVM: a reliable receiver with the write-ahead log on,
- * each batch's records saved as text (committed once per batch), recovered with getOrCreate. Prints one line per
+ * each batch's records saved as text (committed once per batch), a running count per record id
+ * (updateStateByKey) whose whole state is saved as text after every batch, recovered with getOrCreate. Prints one line per
  * completed batch, which the test waits on. Args: checkpoint directory, output directory, server port.
  */
 public final class ReceiverCrashApp {
@@ -29,6 +33,10 @@ public final class ReceiverCrashApp {
                     .build();
             DStream<String> ids = c.receiverStream(new AckingReceiver("127.0.0.1", port)).name("ids");
             ids.saveAsTextFiles(output + "/batch", "txt");
+            ids.mapToPair(id -> new Tuple2<>(id, 1L))
+                    .updateStateByKey((List<Long> ones, Optional<Long> n) -> Optional.of(n.orElse(0L) + ones.size()))
+                    .name("counts")
+                    .saveAsTextFiles(output + "/state", "txt");
             ids.count().foreachRDD((rdd, time) -> System.out.println("batch " + time.milliseconds() + " " + rdd.first()));
             return c;
         });

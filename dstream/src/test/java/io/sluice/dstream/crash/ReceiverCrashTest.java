@@ -31,10 +31,11 @@ import org.junit.jupiter.api.io.TempDir;
  * A driver with a reliable receiver and the write-ahead log is killed with {@code kill -9} right after its
  * receiver acknowledged a chunk of records (so the chunk is, at best, only in the logs), and started again on
  * the same checkpoint directory. Every record the server sent and the receiver acknowledged must be in the output
- * exactly once. The second driver is then stopped with SIGTERM right after another acknowledged chunk: its
- * shutdown hook stops gracefully ({@code sluice.stopGracefullyOnShutdown}), so that chunk is not lost either
- * (within the graceful stop timeout, and Hadoop's 30 s limit on shutdown hooks, which Spark's hooks run under).
- * The test waits only on blocking reads: the server's socket and the drivers' progress lines.
+ * exactly once, and counted exactly once in the final state of a running count per record (updateStateByKey).
+ * The second driver is then stopped with SIGTERM right after another acknowledged chunk: its shutdown hook stops
+ * gracefully ({@code sluice.stopGracefullyOnShutdown}), so that chunk is not lost either (within the graceful
+ * stop timeout, and Hadoop's 30 s limit on shutdown hooks, which Spark's hooks run under). The test waits only
+ * on blocking reads: the server's socket and the drivers' progress lines.
  */
 class ReceiverCrashTest {
     private static final int CHUNK = 1000;
@@ -69,17 +70,39 @@ class ReceiverCrashTest {
                 second.terminate();                   // SIGTERM: the shutdown hook stops gracefully
             }
         }
-        Map<String, Integer> seen = readOutput(output);
+        Map<String, Integer> seen = readLines(batchFiles(output, "batch-"));
+        assertExactlyOnce("in the batches' output", seen, second);
+        assertEquals(3 * CHUNK, seen.size());
+
+        Map<String, Integer> finalState = new HashMap<>();
+        for (String entry : readLines(batchFiles(output, newestStateBatch(output))).keySet()) {
+            String[] keyAndCount = entry.substring(1, entry.length() - 1).split(","); // "(r17,1)"
+            finalState.put(keyAndCount[0], Integer.parseInt(keyAndCount[1]));
+        }
+        assertExactlyOnce("in the final state", finalState, second);
+        assertEquals(3 * CHUNK, finalState.size());
+    }
+
+    private static void assertExactlyOnce(String where, Map<String, Integer> counts, Driver second) {
         List<String> wrong = new ArrayList<>();
         for (int id = 0; id < 3 * CHUNK; id++) {
-            int n = seen.getOrDefault("r" + id, 0);
+            int n = counts.getOrDefault("r" + id, 0);
             if (n != 1) {
                 wrong.add("r" + id + " x" + n);
             }
         }
-        assertTrue(wrong.isEmpty(), wrong.size() + " records not exactly once, e.g. "
+        assertTrue(wrong.isEmpty(), wrong.size() + " records not exactly once " + where + ", e.g. "
                 + wrong.subList(0, Math.min(10, wrong.size())) + "; the restarted driver's log ends:\n" + second.tail());
-        assertEquals(3 * CHUNK, seen.size());
+    }
+
+    /** The directory name prefix of the last batch that saved the state: the final state. */
+    private static String newestStateBatch(Path output) throws IOException {
+        try (Stream<Path> dirs = Files.list(output)) {
+            return dirs.map(d -> d.getFileName().toString())
+                    .filter(n -> n.matches("state-\\d+\\.txt"))
+                    .max(java.util.Comparator.comparingLong(n -> Long.parseLong(n.replaceAll("\\D", ""))))
+                    .orElseThrow(() -> new AssertionError("no state was saved under " + output));
+        }
     }
 
     /** Blocks until the driver has written the progress checkpoint of {@code batchMs} (or a later one). */
@@ -124,13 +147,20 @@ class ReceiverCrashTest {
         assertEquals("ack " + CHUNK, ack, "the receiver acknowledges the whole chunk");
     }
 
-    private static Map<String, Integer> readOutput(Path output) throws IOException {
-        Map<String, Integer> seen = new HashMap<>();
+    /** The part files of the batch directories of {@code output} whose names start with {@code prefix}. */
+    private static List<Path> batchFiles(Path output, String prefix) throws IOException {
         try (Stream<Path> files = Files.walk(output)) {
-            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("part-")).toList()) {
-                for (String line : Files.readAllLines(f)) {
-                    seen.merge(line, 1, Integer::sum);
-                }
+            return files.filter(p -> p.getFileName().toString().startsWith("part-")
+                    && p.getParent().getFileName().toString().startsWith(prefix)).toList();
+        }
+    }
+
+    /** How often each line occurs in {@code files}. */
+    private static Map<String, Integer> readLines(List<Path> files) throws IOException {
+        Map<String, Integer> seen = new HashMap<>();
+        for (Path f : files) {
+            for (String line : Files.readAllLines(f)) {
+                seen.merge(line, 1, Integer::sum);
             }
         }
         return seen;

@@ -159,6 +159,9 @@ public final class ReceiverInputOperator<T> extends InputOperator<T> implements 
 
     @Override
     public Optional<String> positionAfter(Time time) {
+        if (time.equals(zeroTime())) { // before the first batch: a restart that recomputes it reads from there
+            return Optional.ofNullable(stream.positionBeforeFirstBatch());
+        }
         return Optional.ofNullable(stream.positionAfter(time));
     }
 

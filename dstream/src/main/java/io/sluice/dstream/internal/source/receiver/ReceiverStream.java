@@ -156,6 +156,11 @@ public final class ReceiverStream {
         return metadata == null || last == null ? null : POSITION_VERSION + " " + last;
     }
 
+    /** The position before any batch took a block (log on only). */
+    synchronized String positionBeforeFirstBatch() {
+        return metadata == null ? null : POSITION_VERSION + " -1";
+    }
+
     /**
      * After a driver restart: the first position is the last completed batch's, the others those of batches
      * that run again; each of those gets the logged blocks after its predecessor's position up to its own, and
