@@ -194,12 +194,24 @@ public final class StateTable {
         return at + 1;
     }
 
+    /** Appends a key stored at {@code ref} of another arena; returns its ref here. */
+    private int appendStored(byte[] from, int ref) {
+        int length = from[ref - 1] & 0xFF;
+        if (arenaUsed + length + 1 > arena.length) {
+            arena = Arrays.copyOf(arena, Math.max(arena.length * 2, arenaUsed + length + 1));
+        }
+        int at = arenaUsed;
+        System.arraycopy(from, ref - 1, arena, at, length + 1);
+        arenaUsed = at + 1 + length;
+        return at + 1;
+    }
+
     private String arenaKey(int ref) {
         return new String(arena, ref, arena[ref - 1] & 0xFF, java.nio.charset.StandardCharsets.ISO_8859_1);
     }
 
     /** Same as {@code hash(keyAt(slot))}, without making the key. */
-    private int hashAt(int slot) {
+    public int hashAt(int slot) {
         if (refs == null) {
             return hash(keys[slot]);
         }
@@ -297,6 +309,51 @@ public final class StateTable {
 
     public void put(Object key, Object value, long time) {
         put(key, hash(key), value, time);
+    }
+
+    /**
+     * Like {@code find(other.keyAt(slot), hash)}, where {@code hash} is {@code other.hashAt(slot)}; between two
+     * arena tables it compares the stored characters and makes no key object.
+     */
+    public int findFrom(StateTable other, int slot, int hash) {
+        if (refs == null || other.refs == null) {
+            return find(other.keyAt(slot), hash);
+        }
+        byte[] theirs = other.arena;
+        int from = other.refs[slot];
+        int length = theirs[from - 1] & 0xFF;
+        int[] rs = refs;
+        byte[] a = arena;
+        int i = hash & mask;
+        while (true) {
+            int r = rs[i];
+            if (r == 0) {
+                return -i - 1;
+            }
+            if ((a[r - 1] & 0xFF) == length && Arrays.equals(a, r, r + length, theirs, from, from + length)) {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /** Like {@code put(other.keyAt(slot), hash, value, time)}, copying an arena key's characters as they are. */
+    public void putFrom(StateTable other, int slot, int hash, Object value, long time) {
+        if (refs == null || other.refs == null) {
+            put(other.keyAt(slot), hash, value, time);
+            return;
+        }
+        int s = findFrom(other, slot, hash);
+        if (s < 0) {
+            s = -s - 1;
+            refs[s] = appendStored(other.arena, other.refs[slot]);
+            size++;
+        }
+        setValue(s, value);
+        meta[timeIndex(s)] = time;
+        if (size > resizeAt) {
+            rehash(capacity() << 1);
+        }
     }
 
     public void setValue(int slot, Object value) {

@@ -43,53 +43,68 @@ public final class UpdateStateTransition<K, V, S> implements Serializable {
             }
         }
         StateTable next = new StateTable(previous.size() + groups.size());
-        int[] changes = {0};
-        try {
-            previous.forEach((key, state, lastUpdate) -> {
-                int h = StateTable.hash(key);
-                int s = groups.find(key, h);
-                List<V> values;
-                if (s >= 0) {
-                    values = (List<V>) groups.valueAt(s);
-                    groups.setValue(s, CONSUMED);
-                } else {
-                    values = Collections.emptyList();
-                }
-                Optional<S> result = call(key, values, Optional.ofNullable(state), batchTime);
-                if (result.isPresent()) {
-                    next.put(key, h, result.get(), batchTime);
-                }
-                changes[0]++;
-            });
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
+        int changes = 0;
+        if (previous.delta != null) {
+            changes += walk(previous.delta, null, groups, next, batchTime);
         }
+        changes += walk(previous.base, previous.delta, groups, next, batchTime);
         for (int s = groups.nextSlot(0); s >= 0; s = groups.nextSlot(s + 1)) {
             Object values = groups.valueAt(s);
             if (values != CONSUMED) {
-                K key = (K) groups.keyAt(s);
-                Optional<S> result = call(key, (List<V>) values, Optional.empty(), batchTime);
+                Optional<S> result = call(groups, s, (List<V>) values, Optional.empty(), batchTime);
                 if (result.isPresent()) {
-                    next.put(key, result.get(), batchTime);
+                    next.putFrom(groups, s, groups.hashAt(s), result.get(), batchTime);
                 }
-                changes[0]++;
+                changes++;
             }
         }
-        return new StateVersion<>(batchTime, next, null, next.size(), changes[0], false, TimeoutIndex.EMPTY, null,
+        return new StateVersion<>(batchTime, next, null, next.size(), changes, false, TimeoutIndex.EMPTY, null,
                 batchTime);
     }
 
-    private Optional<S> call(K key, List<V> values, Optional<S> state, long batchTime) {
+    /**
+     * Calls the function for every live key of {@code table} (skipping those {@code shadow} holds), with the
+     * batch's values for it, and writes the results to {@code next}. Works on slots: keys are compared and
+     * copied as they are stored, and a key object is made only for an error message.
+     */
+    @SuppressWarnings("unchecked")
+    private int walk(StateTable table, StateTable shadow, StateTable groups, StateTable next, long batchTime) {
+        int calls = 0;
+        for (int i = table.nextSlot(0); i >= 0; i = table.nextSlot(i + 1)) {
+            if (StateTable.isTombstoneTime(table.timeAt(i))) {
+                continue;
+            }
+            int h = table.hashAt(i);
+            if (shadow != null && shadow.findFrom(table, i, h) >= 0) {
+                continue;
+            }
+            int s = groups.findFrom(table, i, h);
+            List<V> values;
+            if (s >= 0) {
+                values = (List<V>) groups.valueAt(s);
+                groups.setValue(s, CONSUMED);
+            } else {
+                values = Collections.emptyList();
+            }
+            Optional<S> result = call(table, i, values, Optional.ofNullable((S) table.valueAt(i)), batchTime);
+            if (result.isPresent()) {
+                next.putFrom(table, i, h, result.get(), batchTime);
+            }
+            calls++;
+        }
+        return calls;
+    }
+
+    /** Calls the function for the key at {@code slot} of {@code table}. */
+    private Optional<S> call(StateTable table, int slot, List<V> values, Optional<S> state, long batchTime) {
         Optional<S> result;
         try {
             result = function.call(values, state);
         } catch (Exception | Error e) {
-            throw new StateFunctionException(operator, key, batchTime, e);
+            throw new StateFunctionException(operator, table.keyAt(slot), batchTime, e);
         }
         if (result == null) {
-            throw new StateFunctionException(operator, key, batchTime,
+            throw new StateFunctionException(operator, table.keyAt(slot), batchTime,
                     new NullPointerException("the update function returned null; return Optional.empty() to "
                             + "remove the key"));
         }
