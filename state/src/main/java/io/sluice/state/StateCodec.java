@@ -94,38 +94,31 @@ public final class StateCodec {
      */
     public <K, S> void writeDelta(StateVersion<K, S> state, long since, OutputStream stream) throws IOException {
         int[] count = {0};
+        Output entries = new Output(1 << 12, -1); // one pass: the entries first, then the header with their count
         try {
             state.forEachChangeSince(since, new StateVersion.ChangeVisitor<>() {
                 @Override
                 public void removed(K key, long removedAt) {
+                    entries.writeByte(REMOVE);
+                    kryo.writeClassAndObject(entries, key);
                     count[0]++;
                 }
 
                 @Override
                 public void updated(K key, S value, long lastUpdate) {
+                    put(entries, key, value, lastUpdate);
                     count[0]++;
                 }
             });
-            Output out = new Output(stream, 1 << 16);
-            header(out, DELTA, state.batchTime(), since, state.timed(), count[0]);
-            state.forEachChangeSince(since, new StateVersion.ChangeVisitor<>() {
-                @Override
-                public void removed(K key, long removedAt) {
-                    out.writeByte(REMOVE);
-                    kryo.writeClassAndObject(out, key);
-                }
-
-                @Override
-                public void updated(K key, S value, long lastUpdate) {
-                    put(out, key, value, lastUpdate);
-                }
-            });
-            out.flush();
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Exception e) {
             throw new IOException(e);
         }
+        Output out = new Output(stream, 1 << 16);
+        header(out, DELTA, state.batchTime(), since, state.timed(), count[0]);
+        out.writeBytes(entries.getBuffer(), 0, entries.position());
+        out.flush();
     }
 
     private void header(Output out, byte kind, long batchTime, long base, boolean timed, int entries) {
@@ -147,7 +140,22 @@ public final class StateCodec {
 
     /** Reads a snapshot {@link #writeSnapshot} wrote. */
     public <K, S> StateVersion<K, S> readSnapshot(InputStream stream) throws IOException {
-        Input in = new Input(stream, 1 << 16);
+        return restore(stream, List.of());
+    }
+
+    /** Applies a delta {@link #writeDelta} wrote to the state of the batch it was taken since. */
+    public <K, S> StateVersion<K, S> applyDelta(StateVersion<K, S> state, InputStream stream) throws IOException {
+        StateLoader<K, S> loader = StateLoader.copyOf(state);
+        long time = applyDelta(loader, state.batchTime(), stream);
+        return loader.build(time, time);
+    }
+
+    /**
+     * A partition's state from its snapshot followed by its deltas, oldest first: every file is applied to one
+     * table, so a chain costs its entries, not a copy of the state per delta.
+     */
+    public <K, S> StateVersion<K, S> restore(InputStream snapshot, List<InputStream> deltas) throws IOException {
+        Input in = new Input(snapshot, 1 << 16);
         Header h = readHeader(in, SNAPSHOT);
         StateLoader<K, S> loader = new StateLoader<>(h.entries(), h.timed());
         readEntries(in, h, new Sink<K, S>() {
@@ -161,39 +169,33 @@ public final class StateCodec {
                 throw new IOExceptionUnchecked("a snapshot holds a removal");
             }
         });
-        return loader.build(h.batchTime(), h.batchTime());
+        long time = h.batchTime();
+        for (InputStream delta : deltas) {
+            time = applyDelta(loader, time, delta);
+        }
+        return loader.build(time, time);
     }
 
-    /** Applies a delta {@link #writeDelta} wrote to the state of the batch it was taken since. */
-    public <K, S> StateVersion<K, S> applyDelta(StateVersion<K, S> state, InputStream stream) throws IOException {
+    /** Applies a delta to {@code loader}, which holds the state of batch {@code base}; returns the delta's batch. */
+    private <K, S> long applyDelta(StateLoader<K, S> loader, long base, InputStream stream) throws IOException {
         Input in = new Input(stream, 1 << 16);
         Header h = readHeader(in, DELTA);
-        if (h.base() != state.batchTime()) {
+        if (h.base() != base) {
             throw new IOException("this delta applies to the state of batch " + h.base() + ", not of batch "
-                    + state.batchTime() + ": deltas must be applied in order, starting from their snapshot");
+                    + base + ": deltas must be applied in order, starting from their snapshot");
         }
-        StateLoader<K, S> writer = StateLoader.copyOf(state);
         readEntries(in, h, new Sink<K, S>() {
             @Override
             public void put(K key, S value, long lastUpdate) {
-                writer.put(key, value, lastUpdate);
+                loader.put(key, value, lastUpdate);
             }
 
             @Override
             public void remove(K key) {
-                writer.remove(key);
+                loader.remove(key);
             }
         });
-        return writer.build(h.batchTime(), h.batchTime());
-    }
-
-    /** A partition's state from its snapshot followed by its deltas, oldest first. */
-    public <K, S> StateVersion<K, S> restore(InputStream snapshot, List<InputStream> deltas) throws IOException {
-        StateVersion<K, S> state = readSnapshot(snapshot);
-        for (InputStream delta : deltas) {
-            state = applyDelta(state, delta);
-        }
-        return state;
+        return h.batchTime();
     }
 
     private record Header(long batchTime, long base, boolean timed, int entries) {

@@ -18,8 +18,16 @@ public final class StateLoader<K, S> {
         this.timed = timed;
     }
 
+    private StateLoader(StateTable table, boolean timed) {
+        this.table = table;
+        this.timed = timed;
+    }
+
     /** A loader holding every live entry of {@code version}, to apply changes to. */
     public static <K, S> StateLoader<K, S> copyOf(StateVersion<K, S> version) {
+        if (version.delta == null) { // a compacted version: clone its arrays
+            return new StateLoader<>(version.base.copy(), version.timed());
+        }
         StateLoader<K, S> loader = new StateLoader<>(version.size(), version.timed());
         try {
             version.forEach(loader::put);
