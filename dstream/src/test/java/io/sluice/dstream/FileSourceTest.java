@@ -167,9 +167,10 @@ class FileSourceTest {
             t.runBatches(0);
             moveIn("x.skip", 500, "filtered out");
             t.runBatches(1);
-            moveIn("y.txt", 1500, "y");
-            t.runBatches(1);
-            assertEquals(List.of(List.of("already there"), List.of("y")), out.batches());
+            moveIn("y.txt", 1500, "y", "and z");
+            BatchInfo third = t.runBatches(1).get(0);
+            assertEquals(List.of(List.of("already there"), List.of("y", "and z")), out.batches());
+            assertEquals(2, third.numRecords(), "the input format's records are counted");
         }
     }
 

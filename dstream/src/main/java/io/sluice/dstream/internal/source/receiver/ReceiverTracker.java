@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.apache.spark.util.SerializableConfiguration;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.VoidFunction;
 import org.apache.spark.rpc.RpcCallContext;
@@ -21,6 +22,10 @@ import org.apache.spark.rpc.RpcEndpointRef;
 import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import scala.Tuple2;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
 
 /**
  * The driver's side of receiving: launches one long-running Spark job per receiver (relaunched if its task
@@ -227,7 +232,7 @@ public final class ReceiverTracker {
         while (!stopping && !s.finished()) {
             sc.setJobGroup(jobGroup(s), "receiver of " + s.source(), true);
             try {
-                sc.parallelize(List.of(attempt++), 1).foreachPartition(body);
+                receiverJobInput(sc, attempt++, s.receiver()).foreachPartition(body);
             } catch (RuntimeException e) {
                 if (!stopping) {
                     LOG.warn("The job running {} failed; relaunching it", s.source(), e);
@@ -235,6 +240,20 @@ public final class ReceiverTracker {
                 }
             }
         }
+    }
+
+    /**
+     * The one-partition RDD a receiver's task runs over: it carries the receiver's preferred host, so Spark's
+     * scheduler places the task there when an executor runs on it (after its locality wait), as Spark
+     * Streaming does.
+     */
+    static JavaRDD<Integer> receiverJobInput(JavaSparkContext sc, int attempt, Receiver<?> receiver) {
+        List<String> hosts = receiver.preferredLocation().map(List::of).orElse(List.of());
+        scala.collection.immutable.Seq<Tuple2<Integer, scala.collection.immutable.Seq<String>>> slices =
+                CollectionConverters.asScala(List.of(new Tuple2<>(attempt, CollectionConverters.asScala(hosts).toSeq())))
+                        .toSeq();
+        ClassTag<Integer> tag = ClassTag$.MODULE$.apply(Integer.class);
+        return new JavaRDD<>(sc.sc().makeRDD(slices, tag), tag);
     }
 
     /** Built in a static method so the task captures only the receiver and its spec. */
