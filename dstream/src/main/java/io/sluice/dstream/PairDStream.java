@@ -6,6 +6,7 @@ import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.internal.UserFunctions;
 import io.sluice.rdd.Aggregations;
+import io.sluice.rdd.SharedKryoSerializer;
 import io.sluice.dstream.internal.window.ReducedWindowOperator;
 import io.sluice.dstream.internal.window.WindowOperator;
 import io.sluice.dstream.internal.window.WindowFunctions;
@@ -145,7 +146,8 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
                     Function2<C, C, C> combine = UserFunctions.function2(mergeCombiners);
                     return Rdds.tuples(mapSideCombine
                             ? Aggregations.combineByKey(Rdds.pairs(rdd), create, merge, combine, partitioner)
-                            : Rdds.pairs(rdd).combineByKey(create, merge, combine, partitioner, false, null));
+                            : Rdds.pairs(rdd).combineByKey(create, merge, combine, partitioner, false,
+                                    SharedKryoSerializer.ofContext()));
                 }));
     }
 

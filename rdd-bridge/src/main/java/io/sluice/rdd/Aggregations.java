@@ -8,7 +8,8 @@ import org.apache.spark.api.java.function.Function2;
 /**
  * By-key aggregations with the semantics of Spark's {@code combineByKey} family, shuffled without a sort:
  * each map task pre-combines in a bounded hash table ({@link PartialAggregator}), the shuffle moves the
- * partial combiners on Spark's bypass path, and the reduce side merges them in Spark's spillable map.
+ * partial combiners on Spark's bypass path, and the reduce side merges them in Spark's spillable map. The
+ * shuffles use {@link SharedKryoSerializer}, so tasks do not each build a Kryo.
  */
 public final class Aggregations {
     private Aggregations() {
@@ -28,7 +29,8 @@ public final class Aggregations {
         int maxEntries = PartialAggregator.DEFAULT_MAX_ENTRIES;
         JavaPairRDD<K, C> partial = rdd.mapPartitionsToPair(
                 records -> new PartialAggregator<>(records, createCombiner, mergeValue, maxEntries));
-        return partial.combineByKey(c -> c, mergeCombiners, mergeCombiners, partitioner, false, null);
+        return partial.combineByKey(c -> c, mergeCombiners, mergeCombiners, partitioner, false,
+                SharedKryoSerializer.ofContext());
     }
 
     /**
@@ -42,7 +44,9 @@ public final class Aggregations {
             return rdd;
         }
         int maxEntries = PartialAggregator.DEFAULT_MAX_ENTRIES;
-        return rdd.<K, V>mapPartitionsToPair(records -> new PartialAggregator<K, V, V>(records, v -> v, f, maxEntries))
-                .partitionBy(partitioner);
+        JavaPairRDD<K, V> partials = rdd.<K, V>mapPartitionsToPair(
+                records -> new PartialAggregator<K, V, V>(records, v -> v, f, maxEntries));
+        return new JavaPairRDD<>(Shuffles.partitionBy(partials.rdd(), partitioner, SharedKryoSerializer.ofContext()),
+                partials.kClassTag(), partials.vClassTag());
     }
 }

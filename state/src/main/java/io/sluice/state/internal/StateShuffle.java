@@ -1,13 +1,11 @@
 package io.sluice.state.internal;
 
+import io.sluice.rdd.SharedKryoSerializer;
+import io.sluice.rdd.Shuffles;
 import org.apache.spark.Partitioner;
-import io.sluice.rdd.UntrackedKryoSerializer;
 import org.apache.spark.rdd.RDD;
-import org.apache.spark.rdd.ShuffledRDD;
 import org.apache.spark.serializer.Serializer;
 import scala.Tuple2;
-import scala.reflect.ClassTag;
-import scala.reflect.ClassTag$;
 
 /**
  * Moves a batch's records to the state's partitions: the one shuffle of a stateful batch, the same as Spark's
@@ -22,28 +20,12 @@ public final class StateShuffle {
 
     /** The serializer for state shuffles of this context: Kryo without reference tracking, or null for the default. */
     public static Serializer serializer() {
-        return UntrackedKryoSerializer.forContext();
+        return SharedKryoSerializer.untracked();
     }
 
     /** {@code records} partitioned by {@code partitioner}, shuffled with {@code serializer} (null: the default). */
     public static <K, V> RDD<Tuple2<K, V>> partition(RDD<Tuple2<K, V>> records, Partitioner partitioner,
             Serializer serializer) {
-        if (records.partitioner().isDefined() && records.partitioner().get().equals(partitioner)) {
-            return records;
-        }
-        ClassTag<K> k = anyTag();
-        ClassTag<V> v = anyTag();
-        ShuffledRDD<K, V, V> shuffled = new ShuffledRDD<>(records, partitioner, k, v, v);
-        if (serializer != null) {
-            shuffled.setSerializer(serializer);
-        }
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        RDD<Tuple2<K, V>> result = (RDD) shuffled;
-        return result;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> ClassTag<T> anyTag() {
-        return (ClassTag<T>) ClassTag$.MODULE$.AnyRef();
+        return Shuffles.partitionBy(records, partitioner, serializer);
     }
 }

@@ -1,0 +1,40 @@
+package io.sluice.rdd;
+
+import org.apache.spark.Partitioner;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.rdd.ShuffledRDD;
+import org.apache.spark.serializer.Serializer;
+import scala.Tuple2;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
+
+/** {@code partitionBy} with a chosen serializer, which Spark's Java API does not offer. */
+public final class Shuffles {
+    private Shuffles() {
+    }
+
+    /**
+     * {@code records} partitioned by {@code partitioner} (records of a key keep their order), shuffled with
+     * {@code serializer} (null: Spark's default); no shuffle when they are partitioned so already.
+     */
+    public static <K, V> RDD<Tuple2<K, V>> partitionBy(RDD<Tuple2<K, V>> records, Partitioner partitioner,
+            Serializer serializer) {
+        if (records.partitioner().isDefined() && records.partitioner().get().equals(partitioner)) {
+            return records;
+        }
+        ClassTag<K> k = anyTag();
+        ClassTag<V> v = anyTag();
+        ShuffledRDD<K, V, V> shuffled = new ShuffledRDD<>(records, partitioner, k, v, v);
+        if (serializer != null) {
+            shuffled.setSerializer(serializer);
+        }
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        RDD<Tuple2<K, V>> result = (RDD) shuffled;
+        return result;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> ClassTag<T> anyTag() {
+        return (ClassTag<T>) ClassTag$.MODULE$.AnyRef();
+    }
+}
