@@ -48,7 +48,8 @@ public final class SharedKryoSerializer extends Serializer implements Serializab
         return env != null && env.serializer() instanceof KryoSerializer;
     }
 
-    private KryoSerializer delegate() {
+    // package-private for tests
+    KryoSerializer delegate() {
         SparkEnv env = SparkEnv.get();
         int mode = trackReferences ? 1 : 0;
         synchronized (LOCK) {
