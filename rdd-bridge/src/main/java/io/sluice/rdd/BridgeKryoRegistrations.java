@@ -7,8 +7,8 @@ import com.esotericsoftware.kryo.io.Output;
 
 /**
  * Registers the bridge's values that travel in records, shuffles and cached blocks (batch times, key-group
- * ranges). They are records, whose final fields Kryo's field serializer cannot set, so each gets a small
- * serializer through its canonical constructor (which also re-validates what it reads).
+ * ranges, keyed maps). Times and ranges are records, whose final fields Kryo's field serializer cannot set, so
+ * each gets a small serializer through its canonical constructor (which also re-validates what it reads).
  */
 public final class BridgeKryoRegistrations implements KryoRegistrations {
     @Override
@@ -24,6 +24,7 @@ public final class BridgeKryoRegistrations implements KryoRegistrations {
                 return new Time(input.readLong());
             }
         });
+        kryo.register(KeyedMap.class); // written through its KryoSerializable methods
         kryo.register(KeyGroupRange.class, new Serializer<KeyGroupRange>(false, true) {
             @Override
             public void write(Kryo k, Output output, KeyGroupRange range) {

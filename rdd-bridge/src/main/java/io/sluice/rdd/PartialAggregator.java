@@ -1,5 +1,6 @@
 package io.sluice.rdd;
 
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import org.apache.spark.api.java.function.Function;
@@ -17,16 +18,13 @@ import scala.Tuple2;
  */
 final class PartialAggregator<K, V, C> implements Iterator<Tuple2<K, C>> {
     static final int DEFAULT_MAX_ENTRIES = 1 << 18;
-    private static final Object NULL_KEY = new Object();
 
     private final Iterator<Tuple2<K, V>> input;
     private final Function<V, C> createCombiner;
     private final Function2<C, V, C> mergeValue;
     private final int maxEntries;
-    private Object[] keys;
-    private Object[] combiners;
-    private int size;
-    private int drainPosition = -1; // >= 0 while emitting the table's entries
+    private int lastTableSize;
+    private Iterator<Tuple2<K, C>> drained = Collections.emptyIterator();
 
     PartialAggregator(Iterator<Tuple2<K, V>> input, Function<V, C> createCombiner, Function2<C, V, C> mergeValue,
             int maxEntries) {
@@ -34,105 +32,40 @@ final class PartialAggregator<K, V, C> implements Iterator<Tuple2<K, C>> {
         this.createCombiner = createCombiner;
         this.mergeValue = mergeValue;
         this.maxEntries = maxEntries;
-        allocate(64);
     }
 
     @Override
     public boolean hasNext() {
-        if (drainPosition < 0) {
-            fill();
+        while (!drained.hasNext()) {
+            if (!input.hasNext()) {
+                return false;
+            }
+            fill(); // a fresh table, after the last one was emitted because it was full
         }
-        while (drainPosition < keys.length && keys[drainPosition] == null) {
-            drainPosition++;
-        }
-        if (drainPosition < keys.length) {
-            return true;
-        }
-        if (!input.hasNext()) {
-            return false;
-        }
-        // The table was drained because it was full; combine the rest of the input in a fresh one.
-        allocate(keys.length);
-        size = 0;
-        drainPosition = -1;
-        return hasNext();
+        return true;
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public Tuple2<K, C> next() {
         if (!hasNext()) {
             throw new NoSuchElementException();
         }
-        Object key = keys[drainPosition];
-        C combiner = (C) combiners[drainPosition];
-        keys[drainPosition] = null;
-        combiners[drainPosition] = null;
-        drainPosition++;
-        return new Tuple2<>(key == NULL_KEY ? null : (K) key, combiner);
+        return drained.next();
     }
 
     private void fill() {
+        KeyedMap<K, C> table = new KeyedMap<>(lastTableSize);
         try {
-            while (size < maxEntries && input.hasNext()) {
+            while (table.size() < maxEntries && input.hasNext()) {
                 Tuple2<K, V> record = input.next();
-                add(record._1() == null ? NULL_KEY : record._1(), record._2());
+                table.combine(record._1(), record._2(), createCombiner, mergeValue);
             }
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
-        drainPosition = 0;
-    }
-
-    @SuppressWarnings("unchecked")
-    private void add(Object key, V value) throws Exception {
-        int mask = keys.length - 1;
-        int slot = spread(key.hashCode()) & mask;
-        while (true) {
-            Object existing = keys[slot];
-            if (existing == null) {
-                keys[slot] = key;
-                combiners[slot] = createCombiner.call(value);
-                if (++size * 2 > keys.length) {
-                    grow();
-                }
-                return;
-            }
-            if (existing == key || existing.equals(key)) {
-                combiners[slot] = mergeValue.call((C) combiners[slot], value);
-                return;
-            }
-            slot = (slot + 1) & mask;
-        }
-    }
-
-    private void grow() {
-        Object[] oldKeys = keys;
-        Object[] oldCombiners = combiners;
-        allocate(oldKeys.length * 2);
-        int mask = keys.length - 1;
-        for (int i = 0; i < oldKeys.length; i++) {
-            Object key = oldKeys[i];
-            if (key != null) {
-                int slot = spread(key.hashCode()) & mask;
-                while (keys[slot] != null) {
-                    slot = (slot + 1) & mask;
-                }
-                keys[slot] = key;
-                combiners[slot] = oldCombiners[i];
-            }
-        }
-    }
-
-    private void allocate(int capacity) {
-        keys = new Object[capacity];
-        combiners = new Object[capacity];
-    }
-
-    private static int spread(int h) {
-        h *= 0x9E3779B9;
-        return h ^ (h >>> 16);
+        lastTableSize = table.size();
+        drained = table.records();
     }
 }

@@ -16,15 +16,17 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs the selected workloads on Sluice and on Spark Streaming, each side in its own forked JVM with the same
- * flags (4 GB heap, the add-opens this JVM got), the two sides one after the other for every workload. Prints
- * the table, and writes it to docs/performance.md after a run with the standard settings.
+ * flags (the add-opens this JVM got, and a 4 GB heap committed and touched at start, so that no batch pays the
+ * kernel's first-touch page faults of a growing heap: they made batch times swing by 2x), the two sides one
+ * after the other for every workload. Prints the table, and writes it to docs/performance.md after a run with
+ * the standard settings.
  *
  * <p>System properties: {@code workloads} (comma-separated ids, default all), {@code bench.batches}, {@code
  * bench.warmup}, {@code bench.interval.ms} (see {@link BenchSettings}), {@code bench.report} (the
  * performance.md to update), {@code bench.logs} (directory for each forked JVM's output).
  */
 public final class Benchmark {
-    private static final String HEAP = "-Xmx4g";
+    private static final List<String> HEAP = List.of("-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch");
 
     private Benchmark() {
     }
@@ -57,7 +59,7 @@ public final class Benchmark {
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add(HEAP);
+        command.addAll(HEAP);
         for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             if (arg.startsWith("--add-opens")) {
                 command.add(arg);

@@ -5,10 +5,10 @@ import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.rdd.Aggregations;
+import io.sluice.rdd.KeyedMap;
 import io.sluice.rdd.Lineage;
 import io.sluice.rdd.Time;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -29,7 +29,7 @@ import scala.reflect.ClassTag;
  * is in the window); the previous window is reused, so a batch costs in proportion to the keys in the window
  * and the data entering and leaving it, not to the window's length.
  *
- * <p>Batches and windows are kept as one hash map per partition ({@link KeyedMaps}), all partitioned by the
+ * <p>Batches and windows are kept as one hash map per partition ({@link KeyedMap}), all partitioned by the
  * same partitioner, so the update is one narrow zip of partitions ({@link WindowMerge}); only the entering
  * batch is shuffled. This operator's RDD is a view of the window's maps as records. Each window depends on the
  * previous one, so lineage grows by one per slide: like Spark Streaming, the window maps are cut every
@@ -38,13 +38,13 @@ import scala.reflect.ClassTag;
  */
 public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
     private final Operator<Tuple2<K, V>> source;
-    private final Operator<HashMap<K, Object>> perBatch;
+    private final Operator<KeyedMap<K, V>> perBatch;
     private final Duration window;
     private final Duration slide;
     private final Partitioner partitioner;
     private final WindowMerge<K, V> merge;
-    private final NavigableMap<Time, JavaRDD<HashMap<K, Object>>> windows = new ConcurrentSkipListMap<>();
-    private volatile JavaRDD<HashMap<K, Object>> lineageAnchor; // see forgetOlderThan
+    private final NavigableMap<Time, JavaRDD<KeyedMap<K, V>>> windows = new ConcurrentSkipListMap<>();
+    private volatile JavaRDD<KeyedMap<K, V>> lineageAnchor; // see forgetOlderThan
 
     public ReducedWindowOperator(Operator<Tuple2<K, V>> source, Function2<V, V, V> reduce,
             Function2<V, V, V> inverse, Function<Tuple2<K, V>, Boolean> filter, Duration window, Duration slide,
@@ -61,9 +61,9 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
     }
 
     /** Each batch reduced by key into one map per partition, kept (deserialized) while it is in the window. */
-    private static <K, V> Operator<HashMap<K, Object>> reducedPerBatch(Operator<Tuple2<K, V>> source,
+    private static <K, V> Operator<KeyedMap<K, V>> reducedPerBatch(Operator<Tuple2<K, V>> source,
             Function2<V, V, V> reduce, Partitioner partitioner) {
-        DerivedOperator<HashMap<K, Object>> reduced = DerivedOperator.of(
+        DerivedOperator<KeyedMap<K, V>> reduced = DerivedOperator.of(
                 "reduceByKey (batches of reduceByKeyAndWindow)", source, reduce, (rdd, time) ->
                         Aggregations.shuffledPartials(Rdds.pairs(rdd), reduce, partitioner)
                                 .mapPartitions(KeyedMaps.reducedIntoMap(reduce), true));
@@ -102,19 +102,19 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
 
     @Override
     protected Optional<JavaRDD<Tuple2<K, V>>> compute(Time time) {
-        JavaRDD<HashMap<K, Object>> maps = windowMaps(time);
+        JavaRDD<KeyedMap<K, V>> maps = windowMaps(time);
         return Optional.of(maps.mapPartitions(KeyedMaps.<K, V>records(), true));
     }
 
-    private JavaRDD<HashMap<K, Object>> windowMaps(Time time) {
+    private JavaRDD<KeyedMap<K, V>> windowMaps(Time time) {
         Time previous = time.minus(slide);
         Time windowStart = time.minus(window); // exclusive
         // The previous window is remembered in the normal course of batches. Where it is not (the first
         // window, after a driver restart, or a past time asked for by slice), this window is computed from
         // all of its batches rather than by recursing through every earlier window back to the start.
-        JavaRDD<HashMap<K, Object>> previousWindow = windows.get(previous);
-        List<JavaRDD<HashMap<K, Object>>> leaving;
-        List<JavaRDD<HashMap<K, Object>>> entering;
+        JavaRDD<KeyedMap<K, V>> previousWindow = windows.get(previous);
+        List<JavaRDD<KeyedMap<K, V>>> leaving;
+        List<JavaRDD<KeyedMap<K, V>>> entering;
         if (previousWindow != null) {
             // Batches in the previous window but not this one leave; those in this one but not the previous
             // enter. (Also right for a window shorter than its slide: then the windows do not overlap.)
@@ -125,12 +125,12 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
             entering = perBatch.slice(windowStart, time);
         }
         int partitions = partitioner.numPartitions();
-        ClassTag<HashMap<K, Object>> tag = Rdds.anyTag();
-        RDD<HashMap<K, Object>> in = unionOrEmpty(entering, partitions);
-        RDD<HashMap<K, Object>> out = unionOrEmpty(leaving, partitions);
-        RDD<HashMap<K, Object>> before = previousWindow != null ? previousWindow.rdd() : empty(partitions);
+        ClassTag<KeyedMap<K, V>> tag = Rdds.anyTag();
+        RDD<KeyedMap<K, V>> in = unionOrEmpty(entering, partitions);
+        RDD<KeyedMap<K, V>> out = unionOrEmpty(leaving, partitions);
+        RDD<KeyedMap<K, V>> before = previousWindow != null ? previousWindow.rdd() : empty(partitions);
         // The entering batches come first: their partitioner is the one the result keeps.
-        JavaRDD<HashMap<K, Object>> maps = new JavaRDD<>(in.zipPartitions(out, before, true, merge, tag, tag, tag), tag);
+        JavaRDD<KeyedMap<K, V>> maps = new JavaRDD<>(in.zipPartitions(out, before, true, merge, tag, tag, tag), tag);
         maps.setName(describe() + " window @ " + time.milliseconds());
         // One object per partition: cheap to keep deserialized (Spark sizes it once, not per record).
         maps.persist(StorageLevel.MEMORY_ONLY());
@@ -146,7 +146,7 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
         return Optional.ofNullable(windows.get(time));
     }
 
-    private RDD<HashMap<K, Object>> unionOrEmpty(List<JavaRDD<HashMap<K, Object>>> rdds, int partitions) {
+    private RDD<KeyedMap<K, V>> unionOrEmpty(List<JavaRDD<KeyedMap<K, V>>> rdds, int partitions) {
         if (rdds.isEmpty()) {
             return empty(partitions);
         }
@@ -156,12 +156,12 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
         // All share the partitioner, so Spark's union is partition-wise: partition i of the union holds
         // partition i of each batch, in time order.
         @SuppressWarnings("unchecked")
-        JavaRDD<HashMap<K, Object>>[] all = rdds.toArray(JavaRDD[]::new);
+        JavaRDD<KeyedMap<K, V>>[] all = rdds.toArray(JavaRDD[]::new);
         return graph().sparkContext().union(all).rdd();
     }
 
-    private RDD<HashMap<K, Object>> empty(int partitions) {
-        return graph().sparkContext().<HashMap<K, Object>>parallelize(List.of(), partitions).rdd();
+    private RDD<KeyedMap<K, V>> empty(int partitions) {
+        return graph().sparkContext().<KeyedMap<K, V>>parallelize(List.of(), partitions).rdd();
     }
 
     /**
@@ -171,10 +171,10 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
      */
     @Override
     protected void forgetOlderThan(Time oldestKept) {
-        Map<Time, JavaRDD<HashMap<K, Object>>> old = windows.headMap(oldestKept, true);
-        for (JavaRDD<HashMap<K, Object>> rdd : old.values()) { // oldest first
+        Map<Time, JavaRDD<KeyedMap<K, V>>> old = windows.headMap(oldestKept, true);
+        for (JavaRDD<KeyedMap<K, V>> rdd : old.values()) { // oldest first
             if (Lineage.isCut(rdd)) {
-                JavaRDD<HashMap<K, Object>> previousAnchor = lineageAnchor;
+                JavaRDD<KeyedMap<K, V>> previousAnchor = lineageAnchor;
                 lineageAnchor = rdd;
                 if (previousAnchor != null) {
                     Lineage.discard(previousAnchor);
