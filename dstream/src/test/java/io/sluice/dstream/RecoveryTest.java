@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.dstream.testing.SharedSpark;
+import io.sluice.rdd.JobTags;
 import io.sluice.rdd.Time;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,6 +22,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -241,11 +244,28 @@ class RecoveryTest {
             first.advanceTo(3000);
         }
         assertEquals(keys(5, 5, 5), totals.get(3000L)); // offsets 0..14, one each
+        BlockingQueue<String> stateReads = new LinkedBlockingQueue<>();
+        SparkListener jobs = new SparkListener() {
+            @Override
+            public void onJobStart(SparkListenerJobStart job) {
+                String description = job.properties().getProperty("spark.job.description", "");
+                if (description.startsWith("reading the state of")) {
+                    stateReads.add(job.properties().getProperty("spark.jobGroup.id") + ": " + description);
+                }
+            }
+        };
+        SharedSpark.context().sc().addSparkListener(jobs);
         try (Run upgraded = new Run(3000, c -> weightedTotals(c, 10, true))) { // new function body: weight 10
             assertEquals(Optional.of(new Time(3000)), upgraded.context.recoveredBatch());
             upgraded.advanceTo(4000);
+        } finally {
+            SharedSpark.context().sc().removeSparkListener(jobs);
         }
         assertEquals(keys(5 + 20, 5 + 20, 5 + 10), totals.get(4000L)); // offsets 15..19: keys 0, 1, 2, 0, 1
+        // The restored state was read at start, in a job of its own tagged with the first batch after it.
+        String read = stateReads.poll(60, TimeUnit.SECONDS);
+        assertTrue(read != null && read.startsWith(JobTags.groupOf(4000) + ": reading the state of 'totals'")
+                && read.contains("checkpointed at batch"), "state read ahead: " + read);
     }
 
     @Test

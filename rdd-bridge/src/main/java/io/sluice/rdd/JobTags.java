@@ -1,5 +1,6 @@
 package io.sluice.rdd;
 
+import java.util.function.Supplier;
 import org.apache.spark.SparkContext;
 
 /**
@@ -20,6 +21,26 @@ public final class JobTags {
     /** Tags the calling thread's next jobs; interruptOnCancel lets a forced stop cancel them. */
     public static void tag(SparkContext sc, long batchMillis, String description) {
         sc.setJobGroup(groupOf(batchMillis), description, true);
+    }
+
+    /**
+     * Runs {@code submit} (which starts jobs, typically asynchronous ones) with the jobs tagged, then gives the
+     * calling thread back the tags it had: for jobs started on a user's thread, such as at start.
+     */
+    public static <T> T tagged(SparkContext sc, long batchMillis, String description, Supplier<T> submit) {
+        String[] keys = {"spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel"};
+        String[] before = new String[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            before[i] = sc.getLocalProperty(keys[i]);
+        }
+        tag(sc, batchMillis, description);
+        try {
+            return submit.get();
+        } finally {
+            for (int i = 0; i < keys.length; i++) {
+                sc.setLocalProperty(keys[i], before[i]);
+            }
+        }
     }
 
     public static void clear(SparkContext sc) {

@@ -3,6 +3,7 @@ package io.sluice.dstream.internal.recovery;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.OutputOperation;
 import io.sluice.dstream.internal.state.StatefulOperator;
+import io.sluice.rdd.JobTags;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.CheckpointStore;
 import io.sluice.recovery.StateCheckpoint;
@@ -24,6 +25,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.SerializableConfiguration;
 import scala.reflect.ClassTag$;
 
@@ -89,9 +91,25 @@ final class StateCheckpointer<K, S> implements StateCheckpoints {
         for (int p = 0; p < partitions; p++) {
             chains.add(state.chainOf(p));
         }
-        op.restoreFrom(state.time(), versions(new RestoredStateRDD<>(sc(), root, conf, op.stableId(), op.describe(),
-                state.time(), chains, false, null, StateCheckpointer::versionOf)));
+        JavaRDD<StateVersion<K, S>> versions = versions(new RestoredStateRDD<>(sc(), root, conf, op.stableId(),
+                op.describe(), state.time(), chains, false, null, StateCheckpointer::versionOf));
+        versions.setName(op.describe() + " state restored @ " + state.time().milliseconds());
+        versions.persist(StorageLevel.MEMORY_ONLY());
+        op.restoreFrom(state.time(), versions);
         complete.put(state.time(), state);
+        readAhead(versions, state.time());
+    }
+
+    /**
+     * Starts reading the restored state now, in a job of its own, instead of in the first batch's job: the
+     * files are read while that batch is generated and its input computed, and the batch finds the state
+     * cached (a task that needs a partition still being read waits for it rather than reading it twice).
+     */
+    private void readAhead(JavaRDD<StateVersion<K, S>> versions, Time time) {
+        Time next = time.plus(op.slide());
+        JobTags.tagged(sc(), next.milliseconds(), "reading the state of " + op.describe() + " checkpointed at batch "
+                + time + " (before batch " + next + ")", () -> versions.foreachPartitionAsync(partition -> {
+                }));
     }
 
     private org.apache.spark.SparkContext sc() {

@@ -220,6 +220,9 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         Restored<K, S> r = restored;
         if (r != null && !r.time().isAfter(oldestKept)) {
             restored = null;
+            if (r.versions().getStorageLevel().useMemory()) { // read ahead after a restart
+                r.versions().unpersist(false);
+            }
         }
     }
 
