@@ -12,7 +12,8 @@ import scala.Tuple2;
  * The driver of {@code ReceiverCrashTest}, run in its own JVM: a reliable receiver with the write-ahead log on,
  * each batch's records saved as text (committed once per batch), a running count per record id
  * (updateStateByKey) whose whole state is saved as text after every batch, recovered with getOrCreate. Prints one line per
- * completed batch, which the test waits on. Args: checkpoint directory, output directory, server port.
+ * completed batch, which the test waits on. Args: checkpoint directory, output directory, server port[, batch
+ * interval in seconds, default 2].
  */
 public final class ReceiverCrashApp {
     private ReceiverCrashApp() {
@@ -24,7 +25,7 @@ public final class ReceiverCrashApp {
         int port = Integer.parseInt(args[2]);
         StreamingContext ssc = StreamingContext.getOrCreate(checkpoints, () -> {
             StreamingContext c = StreamingContext.builder().master("local[2]").appName("receiver-crash")
-                    .batchInterval(Duration.ofSeconds(2))
+                    .batchInterval(Duration.ofSeconds(args.length > 3 ? Long.parseLong(args[3]) : 2))
                     .conf("spark.ui.enabled", "false")
                     .conf("spark.driver.host", "127.0.0.1").conf("spark.driver.bindAddress", "127.0.0.1")
                     .conf(SourceSettings.WRITE_AHEAD_LOG, "true")

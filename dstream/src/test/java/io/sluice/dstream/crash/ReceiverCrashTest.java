@@ -83,9 +83,54 @@ class ReceiverCrashTest {
         assertEquals(3 * CHUNK, finalState.size());
     }
 
+    /**
+     * A driver killed before its first checkpoint (indeed before its first batch: its interval is a day) has
+     * acknowledged a chunk; the restart starts afresh, with no checkpoint, and still finds that chunk in the log.
+     */
+    @Test
+    void recordsAcknowledgedBeforeTheFirstCheckpointAreCountedOnceAfterARestart() throws Exception {
+        Path checkpoints = work.resolve("checkpoints");
+        Path output = work.resolve("output");
+        Driver second = null;
+        try (ServerSocket server = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            server.setSoTimeout(120_000);
+            String port = String.valueOf(server.getLocalPort());
+
+            Driver first = Driver.start(new String[] {checkpoints.toString(), output.toString(), port, "86400"},
+                    work.resolve("first.log"));
+            try (Socket c = server.accept()) {
+                send(c, 0);                           // acknowledged: in the logs only
+                first.kill();
+            }
+            assertEquals(-1, newestCheckpoint(Files.createDirectories(checkpoints.resolve("progress"))),
+                    "the first driver died before its first checkpoint");
+
+            String[] args = {checkpoints.toString(), output.toString(), port};
+            second = Driver.start(args, work.resolve("second.log"));
+            second.awaitProcessed(CHUNK);             // chunk 0 came back from the log and went through a batch
+            try (Socket c = server.accept()) {
+                send(c, 1);
+                second.terminate();
+            }
+        }
+        Map<String, Integer> seen = readLines(batchFiles(output, "batch-"));
+        assertExactlyOnce("in the batches' output", seen, second, 2);
+        Map<String, Integer> finalState = new HashMap<>();
+        for (String entry : readLines(batchFiles(output, newestStateBatch(output))).keySet()) {
+            String[] keyAndCount = entry.substring(1, entry.length() - 1).split(",");
+            finalState.put(keyAndCount[0], Integer.parseInt(keyAndCount[1]));
+        }
+        assertExactlyOnce("in the final state", finalState, second, 2);
+    }
+
     private static void assertExactlyOnce(String where, Map<String, Integer> counts, Driver second) {
+        assertExactlyOnce(where, counts, second, 3);
+    }
+
+    private static void assertExactlyOnce(String where, Map<String, Integer> counts, Driver second, int chunks) {
+        assertEquals(chunks * CHUNK, counts.size(), "records " + where);
         List<String> wrong = new ArrayList<>();
-        for (int id = 0; id < 3 * CHUNK; id++) {
+        for (int id = 0; id < chunks * CHUNK; id++) {
             int n = counts.getOrDefault("r" + id, 0);
             if (n != 1) {
                 wrong.add("r" + id + " x" + n);

@@ -90,8 +90,17 @@ public final class ReceiverStream {
         return stableId.get();
     }
 
+    /**
+     * Takes up the log of reported blocks. Blocks already in it were acknowledged by a driver that died before
+     * its first checkpoint (a restart from a checkpoint re-allocates them in {@link #restore}): they go to the
+     * first batch, and new blocks are numbered after them.
+     */
     synchronized void useLog(BlockMetadataLog log) {
         this.metadata = log;
+        for (ReceivedBlock b : log.readAll()) {
+            unallocated.add(b);
+            nextSequence = Math.max(nextSequence, b.sequence() + 1);
+        }
     }
 
     synchronized void closeLog() {
