@@ -42,18 +42,20 @@ public final class KeyedMap<K, V> implements Serializable, KryoSerializable {
         allocate(capacityFor(expectedSize));
     }
 
+    private KeyedMap(KeyedMap<K, V> other) {
+        keys = other.keys.clone();
+        values = other.values.clone();
+        hashes = other.hashes.clone();
+        size = other.size;
+    }
+
     public int size() {
         return size;
     }
 
     /** An independent copy: changing either map leaves the other as it was. */
     public KeyedMap<K, V> copy() {
-        KeyedMap<K, V> copy = new KeyedMap<>();
-        copy.keys = keys.clone();
-        copy.values = values.clone();
-        copy.hashes = hashes.clone();
-        copy.size = size;
-        return copy;
+        return new KeyedMap<>(this);
     }
 
     /** Adds {@code value} under {@code key}: as it is when the key is new, else {@code f(current, value)}. */

@@ -48,10 +48,9 @@ final class BatchTimes {
         return List.copyOf(processingMillis.subList(warmup, batches));
     }
 
-    static double median(List<Long> values) {
-        List<Long> sorted = new ArrayList<>(values);
-        sorted.sort(null);
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2.0;
+    static double median(List<? extends Number> values) {
+        double[] sorted = values.stream().mapToDouble(Number::doubleValue).sorted().toArray();
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
     }
 }

@@ -48,7 +48,7 @@ final class RestartTime implements Workload {
                 CheckpointBytes.deleteRecursively(dir);
             }
         }
-        double median = seconds.stream().sorted().toList().get(RESTARTS / 2);
+        double median = BatchTimes.median(seconds);
         return new Measurement(median, "-", String.format(Locale.ROOT,
                 "restarts of a killed driver with %,d keys: median %.2f s from JVM start to the first completed batch "
                         + "[%s]", RestartScenario.KEYS, median, seconds.stream()

@@ -188,7 +188,8 @@ public final class ReceiverStream {
             }
             last.put(t, Long.parseLong(f[1]));
         });
-        List<ReceivedBlock> logged = metadata.readAll();
+        // Every logged block: useLog took them all up, and no block is reported before a restore.
+        List<ReceivedBlock> logged = List.copyOf(unallocated);
         long previous = last.firstEntry().getValue();
         for (Map.Entry<Time, Long> e : last.tailMap(last.firstKey(), false).entrySet()) {
             long from = previous;
