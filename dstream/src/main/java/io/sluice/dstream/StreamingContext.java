@@ -26,6 +26,7 @@ import org.apache.spark.storage.StorageLevel;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.recovery.Recovery;
+import io.sluice.recovery.state.StatePrefetch;
 import io.sluice.dstream.scheduler.StreamingListener;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -302,13 +303,15 @@ public final class StreamingContext {
      * fails, listing them, if saved state matches no operator (unless {@value #ALLOW_DROPPING_STATE} is set).
      */
     public static StreamingContext getOrCreate(String checkpointDirectory, Function0<StreamingContext> factory) {
+        StatePrefetch prefetch = StatePrefetch.start(checkpointDirectory); // while the factory starts Spark
         StreamingContext context;
         try {
             context = factory.call();
         } catch (Exception e) {
+            prefetch.close();
             throw new IllegalStateException("the StreamingContext factory failed: " + e, e);
         }
-        return context.continueFrom(checkpointDirectory);
+        return context.continueFrom(checkpointDirectory, prefetch);
     }
 
     /** As {@link #getOrCreate(String, Function0)}, on a running SparkContext that the factory builds on. */
@@ -323,18 +326,26 @@ public final class StreamingContext {
         if (context.sc.sc() != sc.sc()) {
             throw new IllegalStateException("the StreamingContext factory must build on the SparkContext it is given");
         }
-        return context.continueFrom(checkpointDirectory);
+        return context.continueFrom(checkpointDirectory, StatePrefetch.none());
     }
 
-    private StreamingContext continueFrom(String directory) {
-        if (checkpointDirectory == null) {
-            checkpoint(directory);
-        } else if (!checkpointDirectory.equals(directory)) {
-            throw new IllegalStateException("the factory set the checkpoint directory " + checkpointDirectory
-                    + ", but getOrCreate was given " + directory + ": use one directory");
+    private StreamingContext continueFrom(String directory, StatePrefetch prefetch) {
+        try {
+            if (checkpointDirectory == null) {
+                checkpoint(directory);
+            } else if (!checkpointDirectory.equals(directory)) {
+                throw new IllegalStateException("the factory set the checkpoint directory " + checkpointDirectory
+                        + ", but getOrCreate was given " + directory + ": use one directory");
+            }
+            if (!sc.isLocal()) {
+                prefetch.close(); // the restore's tasks run in executors, which read the files themselves
+            }
+            recovery = Recovery.recover(directory, sc, settings.recovery(), prefetch);
+            return this;
+        } catch (RuntimeException e) {
+            prefetch.close();
+            throw e;
         }
-        recovery = Recovery.open(directory, sc, settings.recovery(), true);
-        return this;
     }
 
     /** The batch whose checkpoint this context continues from, or empty when it started afresh. */
@@ -367,7 +378,7 @@ public final class StreamingContext {
                 List<BatchScheduler.BatchObserver> observers = List.of();
                 if (checkpointDirectory != null) {
                     if (recovery == null) { // checkpoint(dir) without getOrCreate: record progress, recover nothing
-                        recovery = Recovery.open(checkpointDirectory, sc, settings.recovery(), false);
+                        recovery = Recovery.open(checkpointDirectory, sc, settings.recovery());
                     }
                     Recovery.Start start = recovery.start(graph, new Time(clock.millis()), settings.recovery());
                     rerun = start.rerun();
@@ -432,6 +443,9 @@ public final class StreamingContext {
                 if (shutdownHook != null && !stoppingFromHook) {
                     shutdownHook.remove();
                 }
+            }
+            if (recovery != null) {
+                recovery.close();
             }
             listeners.stop();
             state = StreamingContextState.STOPPED;

@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The checkpoints of one application in one directory. Layout (relative to the directory):
@@ -23,11 +21,10 @@ import org.slf4j.LoggerFactory;
  *
  * Writing is atomic (temp file and rename) and keeps the newest {@code retained} checkpoints; older ones, and
  * state files no kept checkpoint references, are deleted. Reading tries checkpoints newest first and skips,
- * with a warning naming the file, any that is damaged, truncated, of a newer format, or that references a
+ * reporting the file, any that is damaged, truncated, of a newer format, or that references a
  * missing or truncated data file: the application never starts on partial state.
  */
 public final class CheckpointStore {
-    private static final Logger LOG = LoggerFactory.getLogger(CheckpointStore.class);
     public static final int DEFAULT_RETAINED = 10;
     public static final String PROGRESS_DIR = "progress";
     public static final String STATE_DIR = "state";
@@ -48,7 +45,10 @@ public final class CheckpointStore {
         return storage;
     }
 
-    /** What reading found: the newest usable checkpoint (if any) and every newer file that was skipped. */
+    /**
+     * What reading found: the newest usable checkpoint (if any) and every newer file that was skipped (the
+     * caller warns of them).
+     */
     public record Recovered(Optional<Checkpoint> checkpoint, String file, List<UnusableCheckpointException> skipped) {
     }
 
@@ -74,9 +74,6 @@ public final class CheckpointStore {
             try {
                 Checkpoint c = CheckpointFormat.decode(storage.read(file), storage.describe(file));
                 checkDataFiles(c, file);
-                for (UnusableCheckpointException e : skipped) {
-                    LOG.warn("Skipping {}; falling back to the older {}", e.getMessage(), storage.describe(file));
-                }
                 return new Recovered(Optional.of(c), storage.describe(file), List.copyOf(skipped));
             } catch (UnusableCheckpointException e) {
                 skipped.add(e);

@@ -32,7 +32,8 @@ import scala.reflect.ClassTag$;
  *
  * <p>It is also the lineage cut of a running stream: the state of the next batch is computed from this RDD,
  * not from the long chain of earlier state RDDs. While the in-memory state RDD of that batch is still cached,
- * a partition is taken from its block (no file is read); only a lost block costs a read.
+ * a partition is taken from its block (no file is read); only a lost block costs a read. After a restart in
+ * local mode, a partition the driver decoded ahead ({@link StatePrefetch}) is taken from there.
  *
  * <p>{@code filesPending}: the files of {@code time} itself were not yet written when this RDD was made (the
  * batch's checkpoint job writes them before any later batch runs); partition i then finds its file of
@@ -144,6 +145,12 @@ public final class RestoredStateRDD<K, S> extends RDD<StateVersion<K, S>> {
     }
 
     private StateVersion<K, S> fromFiles(int partition) throws IOException {
+        if (!filesPending) {
+            StateVersion<K, S> decoded = StatePrefetch.take(root, chains.get(partition));
+            if (decoded != null) {
+                return decoded;
+            }
+        }
         Path rootPath = new Path(root);
         FileSystem fs = HadoopFiles.fileSystem(rootPath, conf.value().value());
         List<StateFile> chain = new ArrayList<>(chains.get(partition));

@@ -10,6 +10,9 @@ import io.sluice.recovery.Checkpoint;
 import io.sluice.recovery.CheckpointStore;
 import io.sluice.recovery.HadoopCheckpointStorage;
 import io.sluice.recovery.RecoveryPlan;
+import io.sluice.recovery.StateFile;
+import io.sluice.recovery.UnusableCheckpointException;
+import io.sluice.recovery.state.StatePrefetch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -42,37 +45,61 @@ public final class Recovery {
     private final String directory;
     private final CheckpointStore store;
     private final Checkpoint recovered;
+    private final StatePrefetch prefetch;
 
-    private Recovery(String directory, CheckpointStore store, Checkpoint recovered) {
+    private Recovery(String directory, CheckpointStore store, Checkpoint recovered, StatePrefetch prefetch) {
         this.directory = directory;
         this.store = store;
         this.recovered = recovered;
+        this.prefetch = prefetch;
+    }
+
+    /** Opens the checkpoint directory to record progress in, recovering nothing ({@code checkpoint(dir)}). */
+    public static Recovery open(String directory, JavaSparkContext sc, Settings settings) {
+        return new Recovery(directory, store(directory, sc, settings), null, StatePrefetch.none());
     }
 
     /**
-     * Opens the checkpoint directory; with {@code recover}, reads its newest usable checkpoint (skipping bad
-     * ones with a warning, failing if there are checkpoints but none is usable).
+     * Opens the checkpoint directory and reads its newest usable checkpoint (skipping bad ones with a warning,
+     * failing if there are checkpoints but none is usable). The restore takes from {@code prefetch} the state
+     * partitions it decoded ahead.
      */
-    public static Recovery open(String directory, JavaSparkContext sc, Settings settings, boolean recover) {
+    public static Recovery recover(String directory, JavaSparkContext sc, Settings settings, StatePrefetch prefetch) {
+        CheckpointStore store = store(directory, sc, settings);
         try {
-            CheckpointStore store = new CheckpointStore(
-                    new HadoopCheckpointStorage(directory, sc.hadoopConfiguration()), settings.retainedCheckpoints());
-            Checkpoint recovered = null;
-            if (recover) {
-                CheckpointStore.Recovered r = store.latest();
-                recovered = r.checkpoint().orElse(null);
-                if (recovered == null) {
-                    LOG.info("No checkpoint in {}: starting afresh", directory);
-                } else {
-                    LOG.info("Recovering from {}: batch {} completed, {} pending", r.file(), recovered.batchTime(),
-                            recovered.pending().size());
-                }
+            CheckpointStore.Recovered r = store.latest();
+            for (UnusableCheckpointException skipped : r.skipped()) {
+                LOG.warn("Skipping {}; falling back to the older {}", skipped.getMessage(), r.file());
             }
-            return new Recovery(directory, store, recovered);
+            Checkpoint recovered = r.checkpoint().orElse(null);
+            if (recovered == null) {
+                LOG.info("No checkpoint in {}: starting afresh", directory);
+            } else {
+                LOG.info("Recovering from {}: batch {} completed, {} pending", r.file(), recovered.batchTime(),
+                        recovered.pending().size());
+            }
+            return new Recovery(directory, store, recovered, prefetch);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the checkpoint directory " + directory + ": "
-                    + e.getMessage(), e);
+            throw unreadable(directory, e);
         }
+    }
+
+    private static CheckpointStore store(String directory, JavaSparkContext sc, Settings settings) {
+        try {
+            return new CheckpointStore(new HadoopCheckpointStorage(directory, sc.hadoopConfiguration()),
+                    settings.retainedCheckpoints());
+        } catch (IOException e) {
+            throw unreadable(directory, e);
+        }
+    }
+
+    private static UncheckedIOException unreadable(String directory, IOException e) {
+        return new UncheckedIOException("cannot read the checkpoint directory " + directory + ": " + e.getMessage(), e);
+    }
+
+    /** Drops whatever state was decoded ahead and not taken (the context stops). */
+    public void close() {
+        prefetch.close();
     }
 
     public Optional<Checkpoint> recovered() {
@@ -92,8 +119,18 @@ public final class Recovery {
      * the checkpoint, restores source positions and state, and plans which batches run before the timer.
      */
     public Start start(StreamGraph graph, Time now, Settings settings) {
+        try {
+            return startOn(graph, now, settings);
+        } catch (RuntimeException e) {
+            prefetch.close();
+            throw e;
+        }
+    }
+
+    private Start startOn(StreamGraph graph, Time now, Settings settings) {
         deleteOldRddCheckpoints(graph);
         if (recovered == null) {
+            prefetch.close();
             List<StateCheckpointer<?, ?>> states = stateCheckpointers(graph);
             Time zero = now.floor(graph.batchInterval());
             graph.start(zero);
@@ -119,10 +156,17 @@ public final class Recovery {
         graph.skipBatches(plan.skipped());
         graph.start(recovered.zeroTime());
         restoreSources(graph, plan);
+        List<List<StateFile>> restored = new ArrayList<>();
         for (StateCheckpointer<?, ?> state : states) {
             recovered.stateOf(state.operator().stableId()).filter(s -> s.kind().equals(state.operator().kind()))
-                    .ifPresent(state::restore);
+                    .ifPresent(s -> {
+                        state.restore(s);
+                        for (int p = 0; p < s.partitions(); p++) {
+                            restored.add(s.chainOf(p));
+                        }
+                    });
         }
+        prefetch.retainOnly(storage().root().toString(), restored);
         LOG.info("Recovered at batch {}: running {} batches again or late ({} skipped), then the timer from {}",
                 recovered.batchTime(), plan.rerun().size(), plan.skipped().size(), plan.firstTimerBatch());
         return new Start(plan.rerun(), plan.firstTimerBatch(),
@@ -146,13 +190,16 @@ public final class Recovery {
 
     private <K, S> StateCheckpointer<K, S> checkpointer(StatefulOperator<K, ?, S, ?, ?> op,
             Broadcast<SerializableConfiguration> conf) {
-        HadoopCheckpointStorage storage = (HadoopCheckpointStorage) store.storage();
-        return new StateCheckpointer<>(op, storage.root().toString(), storage.fileSystem(), conf);
+        return new StateCheckpointer<>(op, storage().root().toString(), storage().fileSystem(), conf);
+    }
+
+    private HadoopCheckpointStorage storage() {
+        return (HadoopCheckpointStorage) store.storage();
     }
 
     /** Spark's RDD checkpoints of earlier SparkContexts: nothing ever reads them again. */
     private void deleteOldRddCheckpoints(StreamGraph graph) {
-        HadoopCheckpointStorage storage = (HadoopCheckpointStorage) store.storage();
+        HadoopCheckpointStorage storage = storage();
         scala.Option<String> current = graph.sparkContext().sc().getCheckpointDir();
         try {
             org.apache.hadoop.fs.Path rdd = new org.apache.hadoop.fs.Path(storage.root(), "rdd");

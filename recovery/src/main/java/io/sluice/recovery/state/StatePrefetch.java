@@ -1,0 +1,185 @@
+package io.sluice.recovery.state;
+
+import io.sluice.recovery.Checkpoint;
+import io.sluice.recovery.CheckpointStore;
+import io.sluice.recovery.HadoopCheckpointStorage;
+import io.sluice.recovery.StateCheckpoint;
+import io.sluice.recovery.StateFile;
+import io.sluice.state.internal.StateVersion;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A restart's state, decoded ahead on driver threads while the application's factory starts the SparkContext.
+ *
+ * <p>Starting Spark takes seconds, mostly on one thread. A restart started with {@link #start} reads the
+ * newest usable checkpoint of a local directory meanwhile and decodes every state partition's files; a
+ * {@link RestoredStateRDD} task running in this JVM (local mode) then {@linkplain #take takes} its partition
+ * decoded instead of reading it. Everything else falls back to reading the files in the task, as without it:
+ * executors in other JVMs (which never see these), a chain whose decoding failed (the task reports the error
+ * on its own), a chain the restart did not choose. What the restart does not take is dropped by {@link
+ * #retainOnly} and {@link #close}, so at most one copy of the state waits here, and only during a restart.
+ */
+public final class StatePrefetch implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StatePrefetch.class);
+    /** Which restart decodes each chain (by its key); the restart holds the decoding until it is taken. */
+    private static final Map<String, StatePrefetch> OWNERS = new ConcurrentHashMap<>();
+    private static final AtomicInteger THREADS = new AtomicInteger();
+
+    private final Map<String, CompletableFuture<StateVersion<?, ?>>> mine = new ConcurrentHashMap<>();
+    private final CountDownLatch planned = new CountDownLatch(1);
+    private volatile boolean closed;
+
+    private StatePrefetch() {
+    }
+
+    /** A prefetch that decodes nothing (a directory that is not local, or an existing SparkContext not local). */
+    public static StatePrefetch none() {
+        StatePrefetch p = new StatePrefetch();
+        p.closed = true;
+        return p;
+    }
+
+    /**
+     * Starts decoding, in the background, the state of the newest usable checkpoint in {@code directory} if it
+     * is on the local file system (by Hadoop's default configuration); else decodes nothing.
+     */
+    public static StatePrefetch start(String directory) {
+        StatePrefetch prefetch = new StatePrefetch();
+        int threads = Math.max(1, Runtime.getRuntime().availableProcessors() - 1); // one core starts Spark
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "sluice-state-prefetch-" + THREADS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        pool.execute(() -> {
+            try {
+                prefetch.plan(directory, pool);
+            } finally {
+                pool.shutdown(); // runs what plan() queued, then its threads end
+                prefetch.planned.countDown();
+            }
+        });
+        return prefetch;
+    }
+
+    private void plan(String directory, ExecutorService pool) {
+        try {
+            HadoopCheckpointStorage storage = new HadoopCheckpointStorage(directory, new Configuration());
+            if (!"file".equals(storage.root().toUri().getScheme())) {
+                return;
+            }
+            Checkpoint checkpoint = new CheckpointStore(storage, Integer.MAX_VALUE).latest().checkpoint().orElse(null);
+            if (checkpoint == null) {
+                return;
+            }
+            String root = storage.root().toString();
+            for (StateCheckpoint state : checkpoint.states()) {
+                for (int p = 0; p < state.partitions(); p++) {
+                    List<StateFile> chain = state.chainOf(p);
+                    String key = key(root, chain);
+                    CompletableFuture<StateVersion<?, ?>> decoded = new CompletableFuture<>();
+                    mine.put(key, decoded);
+                    if (closed || OWNERS.putIfAbsent(key, this) != null) {
+                        mine.remove(key);
+                        continue;
+                    }
+                    pool.execute(() -> decode(storage, chain, decoded));
+                }
+            }
+            if (closed) {
+                close();
+            }
+        } catch (Exception | LinkageError e) {
+            LOG.debug("Not decoding the state of {} ahead: {}", directory, e.toString());
+        }
+    }
+
+    private void decode(HadoopCheckpointStorage storage, List<StateFile> chain,
+            CompletableFuture<StateVersion<?, ?>> decoded) {
+        if (decoded.isDone()) {
+            return; // dropped before its turn
+        }
+        try {
+            decoded.complete(StatePartitionFiles.read(storage.fileSystem(), storage.root(), chain));
+        } catch (Exception | LinkageError e) {
+            decoded.completeExceptionally(e);
+        }
+    }
+
+    /**
+     * The state a chain of files under {@code root} describes, if it was decoded ahead, waiting for its decoding
+     * to finish; null when it was not (or failed: the caller reads the files and reports what is wrong).
+     * Each decoded state is taken once.
+     */
+    @SuppressWarnings("unchecked")
+    public static <K, S> StateVersion<K, S> take(String root, List<StateFile> chain) {
+        String key = key(root, chain);
+        StatePrefetch owner = OWNERS.remove(key);
+        CompletableFuture<StateVersion<?, ?>> decoded = owner == null ? null : owner.mine.remove(key);
+        if (decoded == null) {
+            return null;
+        }
+        try {
+            return (StateVersion<K, S>) decoded.join();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Waits until every chain to decode is known (and queued); a chain not known by then is never decoded. */
+    public void awaitPlanned() throws InterruptedException {
+        planned.await();
+    }
+
+    /** Drops every chain of this restart but those of {@code used}, each a list of files under {@code root}. */
+    public void retainOnly(String root, Collection<List<StateFile>> used) {
+        Set<String> kept = new HashSet<>();
+        for (List<StateFile> chain : used) {
+            kept.add(key(root, chain));
+        }
+        for (String key : mine.keySet()) {
+            if (!kept.contains(key)) {
+                drop(key);
+            }
+        }
+    }
+
+    /** Drops whatever of this restart was not taken (e.g. the context stopped before its restore ran). */
+    @Override
+    public void close() {
+        closed = true;
+        for (String key : mine.keySet()) {
+            drop(key);
+        }
+    }
+
+    private void drop(String key) {
+        OWNERS.remove(key, this);
+        CompletableFuture<StateVersion<?, ?>> decoded = mine.remove(key);
+        if (decoded != null) {
+            decoded.cancel(false);
+        }
+    }
+
+    private static String key(String root, List<StateFile> chain) {
+        StringBuilder key = new StringBuilder(root);
+        for (StateFile f : chain) {
+            key.append('|').append(f.path()).append('#').append(f.length());
+        }
+        return key.toString();
+    }
+}
