@@ -42,11 +42,13 @@ public final class StatePrefetch implements AutoCloseable {
     private final Map<String, CompletableFuture<StateVersion<?, ?>>> mine = new ConcurrentHashMap<>();
     private final CountDownLatch planned = new CountDownLatch(1);
     private volatile boolean closed;
+    /** The chains the restart chose, once it did (planning may still be running): no others are decoded. */
+    private volatile Set<String> retained;
 
     private StatePrefetch() {
     }
 
-    /** A prefetch that decodes nothing (a directory that is not local, or an existing SparkContext not local). */
+    /** A prefetch that decodes nothing (for a restart on a SparkContext that is already running). */
     public static StatePrefetch none() {
         StatePrefetch p = new StatePrefetch();
         p.closed = true;
@@ -93,16 +95,14 @@ public final class StatePrefetch implements AutoCloseable {
                     String key = key(root, chain);
                     CompletableFuture<StateVersion<?, ?>> decoded = new CompletableFuture<>();
                     mine.put(key, decoded);
-                    if (closed || OWNERS.putIfAbsent(key, this) != null) {
+                    if (OWNERS.putIfAbsent(key, this) != null) {
                         mine.remove(key);
                         continue;
                     }
                     pool.execute(() -> decode(storage, chain, decoded));
                 }
             }
-            if (closed) {
-                close();
-            }
+            dropUnwanted(); // the restart may have chosen, or stopped, while this was planning
         } catch (Exception | LinkageError e) {
             LOG.debug("Not decoding the state of {} ahead: {}", directory, e.toString());
         }
@@ -151,19 +151,26 @@ public final class StatePrefetch implements AutoCloseable {
         for (List<StateFile> chain : used) {
             kept.add(key(root, chain));
         }
-        for (String key : mine.keySet()) {
-            if (!kept.contains(key)) {
-                drop(key);
-            }
-        }
+        retained = kept;
+        dropUnwanted();
     }
 
     /** Drops whatever of this restart was not taken (e.g. the context stopped before its restore ran). */
     @Override
     public void close() {
         closed = true;
+        dropUnwanted();
+    }
+
+    private void dropUnwanted() {
+        Set<String> kept = closed ? Set.of() : retained;
+        if (kept == null) {
+            return;
+        }
         for (String key : mine.keySet()) {
-            drop(key);
+            if (!kept.contains(key)) {
+                drop(key);
+            }
         }
     }
 
