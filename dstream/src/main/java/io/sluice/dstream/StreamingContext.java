@@ -301,6 +301,10 @@ public final class StreamingContext {
      * the application's code may change between runs: saved progress, source positions and state attach to
      * the new graph's operators by their ids ({@code name("...")}, else their position in the graph). Starting
      * fails, listing them, if saved state matches no operator (unless {@value #ALLOW_DROPPING_STATE} is set).
+     *
+     * <p>While the factory starts Spark, the state of a checkpoint in a local directory is decoded on background
+     * threads, for a local-mode context to restore without reading it again; start or stop the context it
+     * returns, which releases what was not used.
      */
     public static StreamingContext getOrCreate(String checkpointDirectory, Function0<StreamingContext> factory) {
         StatePrefetch prefetch = StatePrefetch.start(checkpointDirectory); // while the factory starts Spark
