@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,10 +81,11 @@ public final class StatePrefetch implements AutoCloseable {
 
     private void plan(String directory, ExecutorService pool) {
         try {
-            HadoopCheckpointStorage storage = new HadoopCheckpointStorage(directory, new Configuration());
-            if (!"file".equals(storage.root().toUri().getScheme())) {
+            Configuration conf = new Configuration();
+            if (!isLocal(directory, conf)) {
                 return;
             }
+            HadoopCheckpointStorage storage = new HadoopCheckpointStorage(directory, conf);
             Checkpoint checkpoint = new CheckpointStore(storage, Integer.MAX_VALUE).latest().checkpoint().orElse(null);
             if (checkpoint == null) {
                 return;
@@ -106,6 +108,20 @@ public final class StatePrefetch implements AutoCloseable {
         } catch (Exception | LinkageError e) {
             LOG.debug("Not decoding the state of {} ahead: {}", directory, e.toString());
         }
+    }
+
+    /**
+     * Whether {@code directory} is on the local file system, decided before any file system is made: Hadoop
+     * caches file systems by scheme and authority, not by settings, so one made here with the default
+     * configuration would be the one Spark later gets for hdfs:// or s3a://, without the application's
+     * {@code spark.hadoop.*} settings.
+     */
+    private static boolean isLocal(String directory, Configuration conf) {
+        String scheme = new Path(directory).toUri().getScheme();
+        if (scheme == null) {
+            scheme = FileSystem.getDefaultUri(conf).getScheme();
+        }
+        return "file".equals(scheme);
     }
 
     private void decode(HadoopCheckpointStorage storage, List<StateFile> chain,
