@@ -77,8 +77,11 @@ final class StateCheckpointer<K, S> implements StateCheckpoints {
         return e == null ? Optional.empty() : Optional.of(e.getValue());
     }
 
-    /** After a restart: the next batch's state starts from the checkpoint's files, read in parallel. */
-    void restore(StateCheckpoint state) {
+    /**
+     * After a restart: the next batch's state starts from the checkpoint's files, read in parallel. Returns the
+     * chain of files each partition is restored from.
+     */
+    List<List<StateFile>> restore(StateCheckpoint state) {
         int partitions = op.partitioner().numPartitions();
         int keyGroups = op.partitioner().keyGroups().count();
         if (state.partitions() != partitions || state.keyGroups() != keyGroups) {
@@ -98,6 +101,7 @@ final class StateCheckpointer<K, S> implements StateCheckpoints {
         op.restoreFrom(state.time(), versions);
         complete.put(state.time(), state);
         readAhead(versions, state.time());
+        return chains;
     }
 
     /**
