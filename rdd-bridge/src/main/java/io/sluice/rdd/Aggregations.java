@@ -27,7 +27,7 @@ public final class Aggregations {
             return rdd.combineByKey(createCombiner, mergeValue, mergeCombiners, partitioner);
         }
         int maxEntries = PartialAggregator.DEFAULT_MAX_ENTRIES;
-        JavaPairRDD<K, C> partial = rdd.mapPartitionsToPair(
+        JavaPairRDD<K, C> partial = packed(rdd).mapPartitionsToPair(
                 records -> new PartialAggregator<>(records, createCombiner, mergeValue, maxEntries));
         return partial.combineByKey(c -> c, mergeCombiners, mergeCombiners, partitioner, false,
                 SharedKryoSerializer.ofContext());
@@ -44,9 +44,13 @@ public final class Aggregations {
             return rdd;
         }
         int maxEntries = PartialAggregator.DEFAULT_MAX_ENTRIES;
-        JavaPairRDD<K, V> partials = rdd.<K, V>mapPartitionsToPair(
+        JavaPairRDD<K, V> partials = packed(rdd).<K, V>mapPartitionsToPair(
                 records -> new PartialAggregator<K, V, V>(records, v -> v, f, maxEntries));
         return new JavaPairRDD<>(Shuffles.partitionBy(partials.rdd(), partitioner, SharedKryoSerializer.ofContext()),
                 partials.kClassTag(), partials.vClassTag());
+    }
+
+    private static <K, V> JavaPairRDD<K, V> packed(JavaPairRDD<K, V> rdd) {
+        return new JavaPairRDD<>(TaskSlots.packed(rdd.rdd()), rdd.kClassTag(), rdd.vClassTag());
     }
 }

@@ -15,7 +15,8 @@ public final class Shuffles {
 
     /**
      * {@code records} partitioned by {@code partitioner} (records of a key keep their order), shuffled with
-     * {@code serializer} (null: Spark's default); no shuffle when they are partitioned so already.
+     * {@code serializer} (null: Spark's default) from {@link TaskSlots#packed} map tasks; no shuffle when they
+     * are partitioned so already.
      */
     public static <K, V> RDD<Tuple2<K, V>> partitionBy(RDD<Tuple2<K, V>> records, Partitioner partitioner,
             Serializer serializer) {
@@ -24,7 +25,7 @@ public final class Shuffles {
         }
         ClassTag<K> k = anyTag();
         ClassTag<V> v = anyTag();
-        ShuffledRDD<K, V, V> shuffled = new ShuffledRDD<>(records, partitioner, k, v, v);
+        ShuffledRDD<K, V, V> shuffled = new ShuffledRDD<>(TaskSlots.packed(records), partitioner, k, v, v);
         if (serializer != null) {
             shuffled.setSerializer(serializer);
         }
