@@ -7,10 +7,9 @@ import java.util.List;
 import java.util.OptionalLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
 
 /** A checkpoint directory on any Hadoop file system (a local path, hdfs://, s3a://...). */
 public final class HadoopCheckpointStorage implements CheckpointStorage {
@@ -39,12 +38,26 @@ public final class HadoopCheckpointStorage implements CheckpointStorage {
             return result;
         }
         String prefix = root.toUri().getPath();
-        RemoteIterator<LocatedFileStatus> it = fs.listFiles(base, true);
-        while (it.hasNext()) {
-            String path = it.next().getPath().toUri().getPath();
-            result.add(path.substring(prefix.length() + (prefix.endsWith("/") ? 0 : 1)));
-        }
+        collectFiles(base, prefix.length() + (prefix.endsWith("/") ? 0 : 1), result);
         return result;
+    }
+
+    // listStatus, not listFiles: located statuses ask for permissions, which the local file system reads by
+    // running "ls" once per file
+    private void collectFiles(Path dir, int prefixLength, List<String> result) throws IOException {
+        FileStatus[] children;
+        try {
+            children = fs.listStatus(dir);
+        } catch (FileNotFoundException e) {
+            return; // deleted while listing
+        }
+        for (FileStatus child : children) {
+            if (child.isDirectory()) {
+                collectFiles(child.getPath(), prefixLength, result);
+            } else {
+                result.add(child.getPath().toUri().getPath().substring(prefixLength));
+            }
+        }
     }
 
     @Override

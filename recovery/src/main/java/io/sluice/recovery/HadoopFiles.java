@@ -13,7 +13,8 @@ import org.apache.hadoop.fs.StreamCapabilities;
  * File system access for checkpoints and logs, on any Hadoop file system (a local path, hdfs://, s3a://...).
  *
  * <p>Local paths use Hadoop's raw local file system: Sluice's files carry their own checksums, and the
- * checksumming wrapper would add a {@code .crc} file per file and buffer writes past {@code hsync}.
+ * checksumming wrapper would add a {@code .crc} file per file and buffer writes past {@code hsync}. It is
+ * Sluice's {@link NioLocalFileSystem}, which sets permissions without starting a process.
  */
 public final class HadoopFiles {
     private HadoopFiles() {
@@ -22,8 +23,10 @@ public final class HadoopFiles {
     /** The file system of {@code path}, unwrapped from Hadoop's client-side checksums for local paths. */
     public static FileSystem fileSystem(Path path, Configuration conf) throws IOException {
         FileSystem fs = path.getFileSystem(conf);
-        if (fs instanceof LocalFileSystem local) {
-            return local.getRawFileSystem();
+        if (fs instanceof LocalFileSystem) {
+            NioLocalFileSystem local = new NioLocalFileSystem();
+            local.initialize(fs.getUri(), conf);
+            return local;
         }
         return fs;
     }

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
@@ -37,6 +38,23 @@ class HadoopCheckpointStorageTest {
             assertTrue(all.noneMatch(p -> p.toString().endsWith(".crc") || p.toString().endsWith(".tmp")),
                     "no side files or temp files are left");
         }
+    }
+
+    @Test
+    void filesAndDirectoriesGetThePermissionsOfTheUmask() throws IOException {
+        for (String umask : new String[] {"022", "077"}) {
+            Configuration conf = new Configuration();
+            conf.set("fs.permissions.umask-mode", umask);
+            Path root = dir.resolve("umask-" + umask);
+            new HadoopCheckpointStorage(root.toString(), conf).writeAtomically("progress/checkpoint-1", new byte[] {1});
+            boolean open = umask.equals("022");
+            assertEquals(open ? "rw-r--r--" : "rw-------", permissions(root.resolve("progress/checkpoint-1")));
+            assertEquals(open ? "rwxr-xr-x" : "rwx------", permissions(root.resolve("progress")));
+        }
+    }
+
+    private static String permissions(Path p) throws IOException {
+        return PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
     }
 
     @Test
