@@ -1,6 +1,7 @@
 package io.sluice.rdd;
 
 import org.apache.spark.SparkContext;
+import org.apache.spark.rdd.RDD;
 
 /**
  * How many tasks a context runs at once, and the packing of a shuffle's map side into that many tasks.
@@ -32,7 +33,7 @@ public final class TaskSlots {
      * {@code input} read by at most {@link #of} tasks: unchanged when it has no more partitions than slots, when
      * no slot is known yet, or when {@link #PACK_MAP_SIDE} is false.
      */
-    public static <T> org.apache.spark.rdd.RDD<T> packed(org.apache.spark.rdd.RDD<T> input) {
+    public static <T> RDD<T> packed(RDD<T> input) {
         SparkContext sc = input.context();
         if (!sc.conf().getBoolean(PACK_MAP_SIDE, true)) {
             return input;

@@ -1,6 +1,7 @@
 package io.sluice.recovery;
 
 import java.io.IOException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.EnumSet;
@@ -23,10 +24,11 @@ final class NioLocalFileSystem extends RawLocalFileSystem {
         PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ,
     };
 
+    private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+
     @Override
     public void setPermission(Path p, FsPermission permission) throws IOException {
-        java.nio.file.Path file = pathToFile(p).toPath();
-        if (!Files.getFileStore(file).supportsFileAttributeView("posix")) {
+        if (!POSIX) {
             super.setPermission(p, permission);
             return;
         }
@@ -37,6 +39,6 @@ final class NioLocalFileSystem extends RawLocalFileSystem {
                 set.add(BITS[bit]);
             }
         }
-        Files.setPosixFilePermissions(file, set);
+        Files.setPosixFilePermissions(pathToFile(p).toPath(), set);
     }
 }
