@@ -201,6 +201,7 @@ public abstract class Operator<T> {
             }
         }
         old.clear();
+        batchDone(time);
         forgetOlderThan(oldest);
         for (Operator<?> parent : parents) {
             parent.clearOlderThanNeeded(time);
@@ -211,6 +212,10 @@ public abstract class Operator<T> {
         if (!rdd.getStorageLevel().equals(StorageLevel.NONE())) {
             rdd.unpersist(false);
         }
+    }
+
+    /** Hook for operators that hold resources only while the batch at {@code time} runs (it has completed). */
+    protected void batchDone(Time time) {
     }
 
     /** Hook for operators that keep per-time metadata of their own besides the RDDs. */

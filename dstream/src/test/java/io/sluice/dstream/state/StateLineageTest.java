@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.dstream.MapWithStateDStream;
 import io.sluice.dstream.testing.SharedSpark;
 import io.sluice.dstream.testing.StreamTester;
+import io.sluice.rdd.Exchange;
 import io.sluice.rdd.Lineage;
 import io.sluice.state.State;
 import io.sluice.state.StateSpec;
@@ -14,13 +15,21 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.apache.spark.api.java.Optional;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.storage.BlockId;
 import org.junit.jupiter.api.Test;
 import scala.Option;
 import scala.Tuple2;
+import scala.collection.immutable.Seq;
 
-/** State lineage is cut every checkpoint interval, so it stays short over any number of batches. */
+/**
+ * State lineage is cut every checkpoint interval, so it stays short over any number of batches, and nothing a
+ * batch kept for its own computation outlives it.
+ */
 class StateLineageTest {
     private static final int BATCHES = 45;
 
@@ -62,6 +71,14 @@ class StateLineageTest {
             Map<String, Integer> expected = new TreeMap<>();
             input().forEach(b -> b.forEach(w -> expected.merge(w, 1, Integer::sum)));
             assertEquals(expected, snapshots.get(BATCHES - 1));
+            // each batch's records were exchanged to the state's partitions in memory, and released after it
+            Set<Integer> exchanges = SharedSpark.context().getPersistentRDDs().values().stream()
+                    .filter(rdd -> rdd.name() != null && rdd.name().startsWith(Exchange.BUCKETS_NAME))
+                    .map(JavaRDD::id).collect(Collectors.toSet());
+            assertTrue(exchanges.size() > 0, "no exchange of this test's batches is known");
+            Seq<BlockId> kept = sc.env().blockManager().getMatchingBlockIds(
+                    block -> block.asRDDId().exists(rdd -> exchanges.contains(rdd.rddId())));
+            assertEquals(0, kept.size(), "blocks kept after their batches: " + kept);
         } finally {
             sc.checkpointDir_$eq(before);
         }

@@ -74,6 +74,9 @@ public final class StandardRun {
         conf.put("spark.default.parallelism", Integer.toString(settings.defaultParallelism()));
         conf.put("spark.driver.host", "127.0.0.1");
         conf.put("spark.driver.bindAddress", "127.0.0.1");
+        // sluice.* system properties of the run (e.g. -Dsluice.shuffle.localExchange=false) try a Sluice setting
+        System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("sluice."))
+                .forEach(k -> conf.put(k, System.getProperty(k)));
         return conf;
     }
 

@@ -2,6 +2,7 @@ package io.sluice.dstream.internal.state;
 
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.Rdds;
+import io.sluice.rdd.Exchange;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Lineage;
 import io.sluice.rdd.Time;
@@ -45,6 +46,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     private final KeyGroupPartitioner partitioner;
     private final JavaPairRDD<K, S> initialState;
     private final NavigableMap<Time, JavaRDD<R>> states = new ConcurrentSkipListMap<>();
+    private final NavigableMap<Time, Exchange<K, V>> exchanges = new ConcurrentSkipListMap<>();
     private volatile Restored<K, S> restored;
     private volatile boolean lineageCutByRecovery;
     private JavaRDD<R> lineageAnchor;
@@ -110,12 +112,12 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         JavaRDD<?> previous = previous(time);
         JavaRDD<Tuple2<K, V>> data = parent.getOrCompute(time)
                 .orElseGet(() -> graph().sparkContext().<Tuple2<K, V>>emptyRDD());
-        org.apache.spark.rdd.RDD<Tuple2<K, V>> partitioned = StateShuffle.partition(data.rdd(), partitioner,
-                shuffleSerializer());
+        Exchange<K, V> exchange = Exchange.of(data.rdd(), partitioner, shuffleSerializer());
+        exchanges.put(time, exchange);
         @SuppressWarnings("unchecked")
         StateRDD<Object, Tuple2<K, V>, R> rdd = new StateRDD<>(
                 previous == null ? null : (org.apache.spark.rdd.RDD<Object>) previous.rdd(),
-                partitioned, partitioner, transition(time));
+                exchange.rdd(), partitioner, transition(time));
         JavaRDD<R> state = new JavaRDD<>(rdd, Rdds.anyTag());
         state.setName(describe() + " state @ " + time.milliseconds());
         state.persist(StorageLevel.MEMORY_ONLY());
@@ -195,6 +197,17 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
             return (StateVersion<K, S>) b.state();
         }
         throw new IllegalStateException("unexpected previous state record " + previous.getClass().getName());
+    }
+
+    /**
+     * Releases the exchanges of batches up to {@code time}: their state RDDs are computed and persisted, and a
+     * recomputation of one (its blocks lost) exchanges its batch's records again.
+     */
+    @Override
+    protected void batchDone(Time time) {
+        Map<Time, Exchange<K, V>> done = exchanges.headMap(time, true);
+        done.values().forEach(Exchange::release);
+        done.clear();
     }
 
     /**

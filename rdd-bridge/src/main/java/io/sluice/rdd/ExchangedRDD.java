@@ -1,0 +1,160 @@
+package io.sluice.rdd;
+
+import java.io.IOException;
+import java.io.ObjectOutputStream;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.NarrowDependency;
+import org.apache.spark.Partition;
+import org.apache.spark.Partitioner;
+import org.apache.spark.TaskContext;
+import org.apache.spark.rdd.RDD;
+import scala.Option;
+import scala.Tuple2;
+import scala.collection.Iterator;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.reflect.ClassTag$;
+
+/**
+ * The read side of a local {@link Exchange}: partition p is bucket p of every partition of the bucketed input, in
+ * input partition order.
+ *
+ * <p>The first wave of tasks computes the buckets between them: task p first asks for the input partitions j with
+ * {@code j % slots == p % slots}, so that tasks running at the same time compute different input partitions
+ * instead of waiting on one another, then reads all of them in order.
+ */
+final class ExchangedRDD<K, V> extends RDD<Tuple2<K, V>> {
+    private static final long serialVersionUID = 1L;
+
+    private final Partitioner partitioner;
+    private final int slots;
+
+    ExchangedRDD(BucketedRDD<K, V> buckets, Partitioner partitioner, int slots) {
+        super(buckets.context(), CollectionConverters.asScala(
+                List.<org.apache.spark.Dependency<?>>of(new AllParents(buckets))).toList(),
+                ClassTag$.MODULE$.apply(Tuple2.class));
+        this.partitioner = partitioner;
+        this.slots = slots;
+    }
+
+    @Override
+    public Partition[] getPartitions() {
+        Partition[] result = new Partition[partitioner.numPartitions()];
+        for (int i = 0; i < result.length; i++) {
+            result[i] = new Output(i, firstParent(ClassTag$.MODULE$.AnyRef()));
+        }
+        return result;
+    }
+
+    @Override
+    public Option<Partitioner> partitioner() {
+        return Option.apply(partitioner);
+    }
+
+    @Override
+    public Iterator<Tuple2<K, V>> compute(Partition split, TaskContext context) {
+        RDD<Object[][]> parent = firstParent(ClassTag$.MODULE$.apply(Object[][].class));
+        Partition[] inputs = ((Output) split).inputs;
+        Object[][][] blocks = new Object[inputs.length][][];
+        int own = split.index() % slots;
+        for (int j = own; j < inputs.length; j += slots) {
+            blocks[j] = parent.iterator(inputs[j], context).next();
+        }
+        for (int j = 0; j < inputs.length; j++) {
+            if (blocks[j] == null) {
+                blocks[j] = parent.iterator(inputs[j], context).next();
+            }
+        }
+        return new BucketIterator<>(blocks, split.index());
+    }
+
+    /**
+     * Output partition {@code index}, carrying its input's partitions to the task (re-read when serialized: the
+     * input's partitions change if its lineage was cut in the meantime, as for Spark's coalesced partitions).
+     */
+    private static final class Output implements Partition {
+        private static final long serialVersionUID = 1L;
+        private final int index;
+        private final transient RDD<?> input;
+        private Partition[] inputs;
+
+        Output(int index, RDD<?> input) {
+            this.index = index;
+            this.input = input;
+            this.inputs = input.partitions();
+        }
+
+        @Override
+        public int index() {
+            return index;
+        }
+
+        @Override
+        public int hashCode() {
+            return index;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Output o && o.index == index;
+        }
+
+        private void writeObject(ObjectOutputStream out) throws IOException {
+            if (input != null) {
+                inputs = input.partitions();
+            }
+            out.defaultWriteObject();
+        }
+    }
+
+    /** Bucket {@code p} of each block in turn. */
+    private static final class BucketIterator<K, V> extends scala.collection.AbstractIterator<Tuple2<K, V>> {
+        private final Object[][][] blocks;
+        private final int p;
+        private int block;
+        private int next;
+
+        BucketIterator(Object[][][] blocks, int p) {
+            this.blocks = blocks;
+            this.p = p;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (block < blocks.length && next == blocks[block][p].length) {
+                block++;
+                next = 0;
+            }
+            return block < blocks.length;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public Tuple2<K, V> next() {
+            if (!hasNext()) {
+                throw new java.util.NoSuchElementException();
+            }
+            return (Tuple2<K, V>) blocks[block][p][next++];
+        }
+    }
+
+    /** Every output partition depends on every input partition, within one stage. */
+    private static final class AllParents extends NarrowDependency<Object[][]> {
+        private static final long serialVersionUID = 1L;
+
+        AllParents(RDD<Object[][]> buckets) {
+            super(buckets);
+        }
+
+        @Override
+        public Seq<Object> getParents(int partitionId) {
+            int n = rdd().getNumPartitions();
+            Object[] all = new Object[n];
+            for (int i = 0; i < n; i++) {
+                all[i] = i;
+            }
+            return CollectionConverters.asScala(Arrays.asList(all)).toList();
+        }
+    }
+}
