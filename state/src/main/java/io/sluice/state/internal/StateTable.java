@@ -30,6 +30,11 @@ public final class StateTable {
     private Object[] keys;
     /** Arena mode: 1 + the offset of slot i's key in {@code arena}, 0 for an empty slot. */
     private int[] refs;
+    /**
+     * Arena mode: the top eight bits of slot i's hash, compared before the key's characters, so that a probe
+     * past another key rarely reads the arena (one cache miss saved per probe).
+     */
+    private byte[] tags;
     /** Arena mode: per key its length (one byte) and its Latin-1 characters. */
     private byte[] arena;
     private int arenaUsed;
@@ -49,6 +54,7 @@ public final class StateTable {
     private StateTable(StateTable other) {
         keys = other.keys == null ? null : other.keys.clone();
         refs = other.refs == null ? null : other.refs.clone();
+        tags = other.tags == null ? null : other.tags.clone();
         if (other.arena != null) {
             arena = Arrays.copyOf(other.arena, Math.max(64, other.arenaUsed + (other.arenaUsed >> 3)));
             arenaUsed = other.arenaUsed;
@@ -73,10 +79,12 @@ public final class StateTable {
     private void allocate(int capacity, boolean unboxed, boolean arenaKeys) {
         if (arenaKeys) {
             refs = new int[capacity];
+            tags = new byte[capacity];
             keys = null;
         } else {
             keys = new Object[capacity];
             refs = null;
+            tags = null;
         }
         if (unboxed) {
             meta = new long[2 * capacity];
@@ -145,6 +153,8 @@ public final class StateTable {
             }
             return -i - 1;
         }
+        byte[] ts = tags;
+        byte tag = tag(hash);
         byte[] a = arena;
         int length = s.length();
         while (true) {
@@ -152,11 +162,15 @@ public final class StateTable {
             if (r == 0) {
                 return -i - 1;
             }
-            if ((a[r - 1] & 0xFF) == length && sameChars(a, r, s, length)) {
+            if (ts[i] == tag && (a[r - 1] & 0xFF) == length && sameChars(a, r, s, length)) {
                 return i;
             }
             i = (i + 1) & mask;
         }
+    }
+
+    private static byte tag(int hash) {
+        return (byte) (hash >>> 24);
     }
 
     private static boolean sameChars(byte[] a, int from, String s, int length) {
@@ -233,6 +247,7 @@ public final class StateTable {
         if (refs != null) {
             if (fitsArena(key)) {
                 refs[slot] = append((String) key);
+                tags[slot] = tag(hash(key));
                 return slot;
             }
             toKeyObjects();
@@ -251,6 +266,7 @@ public final class StateTable {
         }
         keys = objectKeys;
         refs = null;
+        tags = null;
         arena = null;
         arenaUsed = 0;
         arenaGarbage = 0;
@@ -323,6 +339,8 @@ public final class StateTable {
         int from = other.refs[slot];
         int length = theirs[from - 1] & 0xFF;
         int[] rs = refs;
+        byte[] ts = tags;
+        byte tag = tag(hash);
         byte[] a = arena;
         int i = hash & mask;
         while (true) {
@@ -330,7 +348,7 @@ public final class StateTable {
             if (r == 0) {
                 return -i - 1;
             }
-            if ((a[r - 1] & 0xFF) == length && Arrays.equals(a, r, r + length, theirs, from, from + length)) {
+            if (ts[i] == tag && (a[r - 1] & 0xFF) == length && Arrays.equals(a, r, r + length, theirs, from, from + length)) {
                 return i;
             }
             i = (i + 1) & mask;
@@ -347,6 +365,7 @@ public final class StateTable {
         if (s < 0) {
             s = -s - 1;
             refs[s] = appendStored(other.arena, other.refs[slot]);
+            tags[s] = tag(hash);
             size++;
         }
         setValue(s, value);
@@ -420,6 +439,7 @@ public final class StateTable {
             if (!stays) {
                 if (refs != null) {
                     refs[hole] = refs[i];
+                    tags[hole] = tags[i];
                 } else {
                     keys[hole] = keys[i];
                 }
@@ -467,6 +487,7 @@ public final class StateTable {
                 }
                 if (oldRefs != null) {
                     refs[slot] = oldRefs[i];
+                    tags[slot] = tag(hashes[i]);
                 } else {
                     keys[slot] = oldKeys[i];
                 }
