@@ -13,11 +13,11 @@ import scala.Tuple2;
  *
  * <p>In local mode a shuffle only routes records between tasks of one process, yet it costs a stage: map tasks
  * that serialize every record to files, then a second wave of tasks that read them back. A local exchange does
- * the routing inside the consuming stage. Each input partition is split into one bucket per output partition
- * ({@link BucketedRDD}) and kept in the block manager; output partition p reads bucket p of every input
- * partition ({@link ExchangedRDD}, a narrow dependency on all of them). The block manager computes each input
- * partition once, in whichever task asks first, and the others wait for it and read the same buckets. Records of
- * a key keep their order, input partition by input partition, as in a shuffle.
+ * the routing inside the consuming stage. The input, read as one part per task slot ({@link TaskSlots#packed}),
+ * is split into one bucket per output partition ({@link BucketedRDD}) and kept in the block manager; output
+ * partition p reads bucket p of every part ({@link ExchangedRDD}, a narrow dependency on all of them). The
+ * block manager computes each part once, in whichever task asks first, and the others wait for it and read the
+ * same buckets. Records of a key keep their order within each input partition, as in a shuffle.
  *
  * <p>With executors in other processes, two of them could each compute an input partition, and a
  * non-deterministic input would then be routed inconsistently; there, and when {@link #LOCAL} is false, records
@@ -61,7 +61,7 @@ public final class Exchange<K, V> {
         if (!isLocal(sc)) {
             return new Exchange<>(Shuffles.partitionBy(records, partitioner, serializer), null);
         }
-        BucketedRDD<K, V> buckets = new BucketedRDD<>(records, partitioner);
+        BucketedRDD<K, V> buckets = new BucketedRDD<>(TaskSlots.packed(records), partitioner);
         buckets.persist(StorageLevel.MEMORY_AND_DISK());
         buckets.setName(BUCKETS_NAME + records.id());
         return new Exchange<>(new ExchangedRDD<>(buckets, partitioner, Math.max(1, TaskSlots.of(sc))), buckets);
