@@ -54,7 +54,7 @@ class StateLineageTest {
                     .mapWithState(StateSpec.function((String k, Optional<Integer> v, State<Integer> s) -> {
                         s.update(s.getOption().orElse(0) + v.get());
                         return s.get();
-                    }))
+                    }).initialState(SharedSpark.context().parallelizePairs(List.of(new Tuple2<>("k0", 100)))))
                     .checkpoint(Duration.ofSeconds(5));
             counts.foreachRDD(rdd -> {
                 rdd.count();
@@ -68,10 +68,11 @@ class StateLineageTest {
             t.runBatches(BATCHES);
             int deepest = depths.stream().mapToInt(Integer::intValue).max().orElseThrow();
             assertTrue(deepest <= 5 * 2 + 6, "lineage depth " + deepest + " over " + BATCHES + " batches");
-            Map<String, Integer> expected = new TreeMap<>();
+            Map<String, Integer> expected = new TreeMap<>(Map.of("k0", 100));
             input().forEach(b -> b.forEach(w -> expected.merge(w, 1, Integer::sum)));
             assertEquals(expected, snapshots.get(BATCHES - 1));
-            // each batch's records were exchanged to the state's partitions in memory, and released after it
+            // the initial state and each batch's records were exchanged to the state's partitions in memory, and
+            // released after their batch
             Set<Integer> exchanges = SharedSpark.context().getPersistentRDDs().values().stream()
                     .filter(rdd -> rdd.name() != null && rdd.name().startsWith(Exchange.BUCKETS_NAME))
                     .map(JavaRDD::id).collect(Collectors.toSet());
