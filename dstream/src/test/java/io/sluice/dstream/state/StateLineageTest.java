@@ -71,8 +71,7 @@ class StateLineageTest {
             Map<String, Integer> expected = new TreeMap<>(Map.of("k0", 100));
             input().forEach(b -> b.forEach(w -> expected.merge(w, 1, Integer::sum)));
             assertEquals(expected, snapshots.get(BATCHES - 1));
-            // the initial state and each batch's records were exchanged to the state's partitions in memory, and
-            // released after their batch
+            // each batch's records were exchanged to the state's partitions in memory, and released after it
             Set<Integer> exchanges = SharedSpark.context().getPersistentRDDs().values().stream()
                     .filter(rdd -> rdd.name() != null && rdd.name().startsWith(Exchange.BUCKETS_NAME))
                     .map(JavaRDD::id).collect(Collectors.toSet());

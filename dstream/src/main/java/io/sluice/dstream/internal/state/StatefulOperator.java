@@ -46,8 +46,8 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     private final KeyGroupPartitioner partitioner;
     private final JavaPairRDD<K, S> initialState;
     private final NavigableMap<Time, JavaRDD<R>> states = new ConcurrentSkipListMap<>();
-    /** The exchanges of batches still running, by batch time (the initial state's at the zero time). */
-    private final NavigableMap<Time, Exchange<?, ?>> exchanges = new ConcurrentSkipListMap<>();
+    /** The exchanges of batches still running, by batch time. */
+    private final NavigableMap<Time, Exchange<K, V>> exchanges = new ConcurrentSkipListMap<>();
     private volatile Restored<K, S> restored;
     private volatile boolean lineageCutByRecovery;
     private JavaRDD<R> lineageAnchor;
@@ -171,8 +171,9 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         }
         boolean timed = timed();
         long at = time.milliseconds();
-        Exchange<K, S> partitioned = Exchange.of(initialState.rdd(), partitioner, shuffleSerializer());
-        exchanges.put(zeroTime(), partitioned);
+        // A bulk load, shuffled (spilling as Spark's shuffle does) rather than exchanged: a local exchange would
+        // hold every initial record in memory until the first batch completes.
+        JavaPairRDD<K, S> partitioned = initialState.partitionBy(partitioner);
         StateRDD.Transition<Object, Tuple2<K, S>, StateVersion<K, S>> load = (none, pairs, p) -> load(pairs, at, timed);
         return new JavaRDD<>(new StateRDD<>(null, partitioned.rdd(), partitioner, load), Rdds.anyTag());
     }
@@ -207,7 +208,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
      */
     @Override
     protected void batchDone(Time time) {
-        Map<Time, Exchange<?, ?>> done = exchanges.headMap(time, true);
+        Map<Time, Exchange<K, V>> done = exchanges.headMap(time, true);
         done.values().forEach(Exchange::release);
         done.clear();
     }
