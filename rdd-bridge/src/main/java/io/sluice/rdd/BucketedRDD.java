@@ -14,8 +14,8 @@ import scala.reflect.ClassTag;
 import scala.reflect.ClassTag$;
 
 /**
- * The map side of a local {@link Exchange}: partition i is one record, the records of input partition i split by
- * {@code partitioner} into one array per output partition (input order kept within each).
+ * The map side of a local {@link Exchange}: partition i (a part) is one record, the records of input partition
+ * i split by {@code partitioner} into one array per output partition (input order kept within each).
  */
 final class BucketedRDD<K, V> extends RDD<Object[][]> {
     private static final long serialVersionUID = 1L;

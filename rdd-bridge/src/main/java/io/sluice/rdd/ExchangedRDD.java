@@ -17,12 +17,12 @@ import scala.jdk.javaapi.CollectionConverters;
 import scala.reflect.ClassTag$;
 
 /**
- * The read side of a local {@link Exchange}: partition p is bucket p of every partition of the bucketed input, in
- * input partition order.
+ * The read side of a local {@link Exchange}: partition p is bucket p of every part of the bucketed input, in
+ * part order.
  *
- * <p>The first wave of tasks computes the buckets between them: task p first asks for the input partitions j with
- * {@code j % slots == p % slots}, so that tasks running at the same time compute different input partitions
- * instead of waiting on one another, then reads all of them in order.
+ * <p>The first wave of tasks computes the parts between them: task p first asks for the parts j with
+ * {@code j % slots == p % slots}, so that tasks running at the same time compute different parts instead of
+ * waiting on one another, then reads all of them in order.
  */
 final class ExchangedRDD<K, V> extends RDD<Tuple2<K, V>> {
     private static final long serialVersionUID = 1L;
