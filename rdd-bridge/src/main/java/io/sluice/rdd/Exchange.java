@@ -54,11 +54,8 @@ public final class Exchange<K, V> {
      */
     public static <K, V> Exchange<K, V> of(RDD<Tuple2<K, V>> records, Partitioner partitioner,
             Serializer serializer) {
-        if (records.partitioner().isDefined() && records.partitioner().get().equals(partitioner)) {
-            return new Exchange<>(records, null);
-        }
         SparkContext sc = records.context();
-        if (!isLocal(sc)) {
+        if (!isLocal(sc) || Shuffles.isPartitionedBy(records, partitioner)) {
             return new Exchange<>(Shuffles.partitionBy(records, partitioner, serializer), null);
         }
         BucketedRDD<K, V> buckets = new BucketedRDD<>(TaskSlots.packed(records), partitioner);

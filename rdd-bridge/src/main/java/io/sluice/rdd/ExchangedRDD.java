@@ -1,7 +1,5 @@
 package io.sluice.rdd;
 
-import java.io.IOException;
-import java.io.ObjectOutputStream;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.NarrowDependency;
@@ -69,42 +67,23 @@ final class ExchangedRDD<K, V> extends RDD<Tuple2<K, V>> {
         return new BucketIterator<>(blocks, split.index());
     }
 
-    /**
-     * Output partition {@code index}, carrying its input's partitions to the task (re-read when serialized: the
-     * input's partitions change if its lineage was cut in the meantime, as for Spark's coalesced partitions).
-     */
-    private static final class Output implements Partition {
+    /** Output partition {@code index}, carrying every partition of its input. */
+    private static final class Output extends ParentsPartition {
         private static final long serialVersionUID = 1L;
-        private final int index;
         private final transient RDD<?> input;
         private Partition[] inputs;
 
         Output(int index, RDD<?> input) {
-            this.index = index;
+            super(index);
             this.input = input;
-            this.inputs = input.partitions();
+            refresh();
         }
 
         @Override
-        public int index() {
-            return index;
-        }
-
-        @Override
-        public int hashCode() {
-            return index;
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof Output o && o.index == index;
-        }
-
-        private void writeObject(ObjectOutputStream out) throws IOException {
+        protected void refresh() {
             if (input != null) {
                 inputs = input.partitions();
             }
-            out.defaultWriteObject();
         }
     }
 

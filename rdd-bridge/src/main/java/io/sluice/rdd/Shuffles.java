@@ -20,7 +20,7 @@ public final class Shuffles {
      */
     public static <K, V> RDD<Tuple2<K, V>> partitionBy(RDD<Tuple2<K, V>> records, Partitioner partitioner,
             Serializer serializer) {
-        if (records.partitioner().isDefined() && records.partitioner().get().equals(partitioner)) {
+        if (isPartitionedBy(records, partitioner)) {
             return records;
         }
         ClassTag<K> k = anyTag();
@@ -32,6 +32,11 @@ public final class Shuffles {
         @SuppressWarnings({"unchecked", "rawtypes"})
         RDD<Tuple2<K, V>> result = (RDD) shuffled;
         return result;
+    }
+
+    /** Whether {@code records} are partitioned by {@code partitioner} already. */
+    static boolean isPartitionedBy(RDD<?> records, Partitioner partitioner) {
+        return records.partitioner().isDefined() && records.partitioner().get().equals(partitioner);
     }
 
     @SuppressWarnings("unchecked")

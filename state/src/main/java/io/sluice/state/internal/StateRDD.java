@@ -1,7 +1,6 @@
 package io.sluice.state.internal;
 
-import java.io.IOException;
-import java.io.ObjectOutputStream;
+import io.sluice.rdd.ParentsPartition;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -112,49 +111,29 @@ public final class StateRDD<P, D, R> extends RDD<R> {
         data = null;
     }
 
-    /**
-     * A partition remembering its parents' partitions; they are re-read when the task is serialized, because a
-     * parent whose lineage was cut in the meantime has new partitions (as Spark's own zipped RDDs do).
-     */
-    private static final class StatePartition implements Partition {
+    /** Partition i of the state: partition i of the previous state (if any) and of the batch's data. */
+    private static final class StatePartition extends ParentsPartition {
         private static final long serialVersionUID = 1L;
-        private final int index;
         private final transient RDD<?> previous;
         private final transient RDD<?> data;
         private Partition previousPartition;
         private Partition dataPartition;
 
         StatePartition(int index, RDD<?> previous, RDD<?> data) {
-            this.index = index;
+            super(index);
             this.previous = previous;
             this.data = data;
-            this.previousPartition = previous == null ? null : previous.partitions()[index];
-            this.dataPartition = data.partitions()[index];
+            refresh();
         }
 
         @Override
-        public int index() {
-            return index;
-        }
-
-        @Override
-        public int hashCode() {
-            return index;
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof StatePartition p && p.index == index;
-        }
-
-        private void writeObject(ObjectOutputStream out) throws IOException {
+        protected void refresh() {
             if (previous != null) {
-                previousPartition = previous.partitions()[index];
+                previousPartition = previous.partitions()[index()];
             }
             if (data != null) {
-                dataPartition = data.partitions()[index];
+                dataPartition = data.partitions()[index()];
             }
-            out.defaultWriteObject();
         }
     }
 }
