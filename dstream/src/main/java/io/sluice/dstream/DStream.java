@@ -8,6 +8,7 @@ import io.sluice.dstream.internal.OutputOperation;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.internal.sink.TextFileSink;
 import io.sluice.rdd.Aggregations;
+import io.sluice.rdd.Transforms;
 import io.sluice.dstream.internal.window.WindowOperator;
 import io.sluice.rdd.DriverValuesRDD;
 import java.time.Duration;
@@ -46,7 +47,7 @@ public class DStream<T> extends DStreamLike<T, JavaRDD<T>> {
     }
 
     public DStream<T> filter(Function<T, Boolean> f) {
-        return derive("filter", f, rdd -> rdd.filter(UserFunctions.function(f)));
+        return derive("filter", f, rdd -> Transforms.filter(rdd, UserFunctions.function(f)));
     }
 
     public DStream<T> repartition(int numPartitions) {

@@ -9,7 +9,8 @@ import io.sluice.dstream.internal.UserFunctions;
 import io.sluice.dstream.internal.sink.TextFileSink;
 import io.sluice.rdd.Aggregations;
 import io.sluice.dstream.internal.window.WindowOperator;
-import io.sluice.rdd.Counting;
+import io.sluice.rdd.Jobs;
+import io.sluice.rdd.Transforms;
 import io.sluice.rdd.DriverValuesRDD;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,27 +70,27 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
     // ---- element-wise ---------------------------------------------------------------------------------
 
     public <U> DStream<U> map(Function<T, U> f) {
-        return derive("map", f, rdd -> rdd.map(UserFunctions.function(f)));
+        return derive("map", f, rdd -> Transforms.map(rdd, UserFunctions.function(f)));
     }
 
     public <U> DStream<U> flatMap(FlatMapFunction<T, U> f) {
-        return derive("flatMap", f, rdd -> rdd.flatMap(UserFunctions.flatMap(f)));
+        return derive("flatMap", f, rdd -> Transforms.flatMap(rdd, UserFunctions.flatMap(f)));
     }
 
     public <U> DStream<U> mapPartitions(FlatMapFunction<Iterator<T>, U> f) {
-        return derive("mapPartitions", f, rdd -> rdd.mapPartitions(UserFunctions.flatMap(f)));
+        return derive("mapPartitions", f, rdd -> Transforms.mapPartitions(rdd, UserFunctions.flatMap(f), false));
     }
 
     public <K, V> PairDStream<K, V> mapToPair(PairFunction<T, K, V> f) {
-        return derivePairs("mapToPair", f, rdd -> rdd.mapToPair(UserFunctions.pair(f)));
+        return derivePairs("mapToPair", f, rdd -> Transforms.mapToPair(rdd, UserFunctions.pair(f)));
     }
 
     public <K, V> PairDStream<K, V> flatMapToPair(PairFlatMapFunction<T, K, V> f) {
-        return derivePairs("flatMapToPair", f, rdd -> rdd.flatMapToPair(UserFunctions.pairFlatMap(f)));
+        return derivePairs("flatMapToPair", f, rdd -> Transforms.flatMapToPair(rdd, UserFunctions.pairFlatMap(f)));
     }
 
     public <K, V> PairDStream<K, V> mapPartitionsToPair(PairFlatMapFunction<Iterator<T>, K, V> f) {
-        return derivePairs("mapPartitionsToPair", f, rdd -> rdd.mapPartitionsToPair(UserFunctions.pairFlatMap(f)));
+        return derivePairs("mapPartitionsToPair", f, rdd -> Transforms.mapPartitionsToPair(rdd, UserFunctions.pairFlatMap(f), false));
     }
 
     /** Each partition of each batch as one list. */
@@ -102,7 +103,7 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
     /** The number of records in each batch, as a one-element RDD (one stage; no shuffle). */
     public DStream<Long> count() {
         return derive("count", null,
-                rdd -> DriverValuesRDD.of(rdd.context(), () -> List.of(Counting.count(rdd.rdd()))));
+                rdd -> DriverValuesRDD.of(rdd.context(), () -> List.of(Jobs.count(rdd.rdd()))));
     }
 
     /** Each batch reduced to one element; an empty batch gives an empty RDD. */
@@ -110,7 +111,7 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
         return derive("reduce", f, rdd -> {
             Function2<T, T, T> g = UserFunctions.function2(f);
             return DriverValuesRDD.of(rdd.context(), () -> {
-                List<T> partials = rdd.mapPartitions((Iterator<T> it) -> {
+                List<T> partials = Jobs.collect(Transforms.mapPartitions(rdd, (Iterator<T> it) -> {
                     if (!it.hasNext()) {
                         return java.util.Collections.<T>emptyIterator();
                     }
@@ -119,7 +120,7 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
                         acc = g.call(acc, it.next());
                     }
                     return List.of(acc).iterator();
-                }).collect();
+                }, false));
                 if (partials.isEmpty()) {
                     return List.of();
                 }
@@ -139,7 +140,7 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
 
     public PairDStream<T, Long> countByValue(int numPartitions) {
         return derivePairs("countByValue", null,
-                rdd -> Aggregations.reduceByKey(rdd.mapToPair(x -> new Tuple2<>(x, 1L)), Long::sum,
+                rdd -> Aggregations.reduceByKey(Transforms.mapToPair(rdd, x -> new Tuple2<>(x, 1L)), Long::sum,
                         new HashPartitioner(numPartitions)));
     }
 

@@ -6,6 +6,7 @@ import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.internal.UserFunctions;
 import io.sluice.rdd.Aggregations;
+import io.sluice.rdd.Transforms;
 import io.sluice.rdd.SharedKryoSerializer;
 import io.sluice.dstream.internal.window.ReducedWindowOperator;
 import io.sluice.dstream.internal.window.WindowOperator;
@@ -59,7 +60,7 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
     // ---- operations that keep the stream's type ------------------------------------------------------
 
     public PairDStream<K, V> filter(Function<Tuple2<K, V>, Boolean> f) {
-        return byKey("filter", f, rdd -> rdd.filter(UserFunctions.function(f)));
+        return byKey("filter", f, rdd -> Transforms.filter(rdd, UserFunctions.function(f)));
     }
 
     public PairDStream<K, V> repartition(int numPartitions) {
@@ -99,11 +100,11 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
     // ---- per-key values ---------------------------------------------------------------------------------
 
     public <U> PairDStream<K, U> mapValues(Function<V, U> f) {
-        return byKey("mapValues", f, rdd -> rdd.mapValues(UserFunctions.function(f)));
+        return byKey("mapValues", f, rdd -> Transforms.mapValues(rdd, UserFunctions.function(f)));
     }
 
     public <U> PairDStream<K, U> flatMapValues(FlatMapFunction<V, U> f) {
-        return byKey("flatMapValues", f, rdd -> rdd.flatMapValues(UserFunctions.flatMap(f)));
+        return byKey("flatMapValues", f, rdd -> Transforms.flatMapValues(rdd, UserFunctions.flatMap(f)));
     }
 
     // ---- shuffles ---------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.api.java.function.Function2;
+import scala.Tuple2;
 
 /**
  * By-key aggregations with the semantics of Spark's {@code combineByKey} family, shuffled without a sort:
@@ -27,8 +28,8 @@ public final class Aggregations {
             return rdd.combineByKey(createCombiner, mergeValue, mergeCombiners, partitioner);
         }
         int maxEntries = PartialAggregator.DEFAULT_MAX_ENTRIES;
-        JavaPairRDD<K, C> partial = packed(rdd).mapPartitionsToPair(
-                records -> new PartialAggregator<>(records, createCombiner, mergeValue, maxEntries));
+        JavaPairRDD<K, C> partial = Transforms.mapPartitionsToPair(packed(rdd),
+                records -> new PartialAggregator<>(records, createCombiner, mergeValue, maxEntries), false);
         return partial.combineByKey(c -> c, mergeCombiners, mergeCombiners, partitioner, false,
                 SharedKryoSerializer.ofContext());
     }
@@ -44,8 +45,8 @@ public final class Aggregations {
             return rdd;
         }
         int maxEntries = PartialAggregator.DEFAULT_MAX_ENTRIES;
-        JavaPairRDD<K, V> partials = packed(rdd).<K, V>mapPartitionsToPair(
-                records -> new PartialAggregator<K, V, V>(records, v -> v, f, maxEntries));
+        JavaPairRDD<K, V> partials = Transforms.<Tuple2<K, V>, K, V>mapPartitionsToPair(packed(rdd),
+                records -> new PartialAggregator<K, V, V>(records, v -> v, f, maxEntries), false);
         return new JavaPairRDD<>(Shuffles.partitionBy(partials.rdd(), partitioner, SharedKryoSerializer.ofContext()),
                 partials.kClassTag(), partials.vClassTag());
     }

@@ -42,10 +42,10 @@ final class BucketedRDD<K, V> extends RDD<Object[][]> {
             lists.add(new ArrayList<>());
         }
         Iterator<Object> records = firstParent(ClassTag$.MODULE$.AnyRef()).iterator(split, context);
-        while (records.hasNext()) {
-            Object record = records.next();
-            lists.get(partitioner.getPartition(((Tuple2<?, ?>) record)._1())).add(record);
-        }
+        // The loop is the iterator's: the JIT compiles the per-record body early, on its own, instead of this
+        // method (called twice a batch) with the whole input pipeline inlined, late and at length.
+        CollectionConverters.asJava(records).forEachRemaining(
+                record -> lists.get(partitioner.getPartition(((Tuple2<?, ?>) record)._1())).add(record));
         Object[][] buckets = new Object[n][];
         for (int i = 0; i < n; i++) {
             buckets[i] = lists.get(i).toArray();

@@ -1,6 +1,9 @@
 package io.sluice.recovery.state;
 
+import io.sluice.rdd.Jobs;
+import io.sluice.rdd.PartitionFunction;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.Transforms;
 import io.sluice.recovery.HadoopFiles;
 import io.sluice.recovery.StateFile;
 import io.sluice.state.internal.StateVersion;
@@ -30,13 +33,15 @@ public final class StateCheckpointJob {
     public static <K, S> List<StateFile> write(JavaRDD<StateVersion<K, S>> versions, String root,
             Broadcast<SerializableConfiguration> conf, String operatorId, Time time, List<Long> deltaSince) {
         List<Long> since = new ArrayList<>(deltaSince);
-        List<Tuple3<Integer, Boolean, Long>> written = versions.mapPartitionsWithIndex((partition, it) -> {
+        PartitionFunction<StateVersion<K, S>, Tuple3<Integer, Boolean, Long>> writePartition = (partition, it) -> {
             Path rootPath = new Path(root);
             FileSystem fs = HadoopFiles.fileSystem(rootPath, conf.value().value());
             StateFile f = StatePartitionFiles.write(fs, rootPath, operatorId, time, partition, it.next(),
                     since.get(partition));
             return List.of(new Tuple3<>(partition, f.full(), f.length())).iterator();
-        }, true).collect();
+        };
+        List<Tuple3<Integer, Boolean, Long>> written =
+                Jobs.collect(Transforms.mapPartitionsWithIndex(versions, writePartition, true));
         List<StateFile> files = new ArrayList<>();
         for (Tuple3<Integer, Boolean, Long> w : written) {
             files.add(new StateFile(w._1(), time, w._2(),

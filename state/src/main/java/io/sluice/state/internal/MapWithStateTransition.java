@@ -46,8 +46,8 @@ public final class MapWithStateTransition<K, V, S, M> implements Serializable {
         Time time = Time.ofMillis(batchTime);
         boolean timed = timed();
         EmittedRecords<M> out = new EmittedRecords<>();
-        while (records.hasNext()) {
-            Tuple2<K, V> record = records.next();
+        // The loop is the iterator's, as in BucketedRDD: the per-record body compiles early, on its own.
+        records.forEachRemaining(record -> {
             K key = record._1();
             writer.lookup(key);
             slot.wrap(writer.exists(), writer.value());
@@ -67,7 +67,7 @@ public final class MapWithStateTransition<K, V, S, M> implements Serializable {
             if (emitted != MappingFunction.NONE) {
                 out.add((M) emitted);
             }
-        }
+        });
         if (timed) {
             try {
                 writer.expire(batchTime - timeoutMillis, (key, state) -> {

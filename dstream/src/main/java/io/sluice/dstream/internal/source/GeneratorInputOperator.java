@@ -1,5 +1,6 @@
 package io.sluice.dstream.internal.source;
 
+import io.sluice.rdd.Transforms;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.InputOperator;
 import io.sluice.rdd.Time;
@@ -43,7 +44,7 @@ public final class GeneratorInputOperator extends InputOperator<String> {
         long s = seed;
         List<Integer> ids = new ArrayList<>();
         IntStream.range(0, partitions).forEach(ids::add);
-        JavaRDD<String> rdd = graph().sparkContext().parallelize(ids, partitions).mapPartitionsWithIndex(
+        JavaRDD<String> rdd = Transforms.mapPartitionsWithIndex(graph().sparkContext().parallelize(ids, partitions),
                 (p, it) -> words(batch, p, perPartition + (p < remainder ? 1 : 0), keyCount, s), true);
         return Optional.of(rdd);
     }

@@ -2,6 +2,7 @@ package io.sluice.dstream.internal.state;
 
 import io.sluice.dstream.internal.Operator;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.Transforms;
 import io.sluice.state.StateSpec;
 import io.sluice.state.internal.MapWithStateBatch;
 import io.sluice.state.internal.MapWithStateTransition;
@@ -41,7 +42,7 @@ public final class MapWithStateOperator<K, V, S, M> extends StatefulOperator<K, 
 
     @Override
     protected JavaRDD<M> output(JavaRDD<MapWithStateBatch<K, S, M>> states, Time time) {
-        return states.flatMap(MapWithStateOperator::mapped);
+        return Transforms.flatMap(states, MapWithStateOperator::mapped);
     }
 
     private static <M> java.util.Iterator<M> mapped(MapWithStateBatch<?, ?, M> batch) {
@@ -50,12 +51,12 @@ public final class MapWithStateOperator<K, V, S, M> extends StatefulOperator<K, 
 
     @Override
     protected JavaRDD<StateVersion<K, S>> versions(JavaRDD<MapWithStateBatch<K, S, M>> states) {
-        return states.map(MapWithStateBatch::state);
+        return Transforms.map(states, MapWithStateBatch::state);
     }
 
     /** The (key, state) pairs after batch {@code time}. */
     public java.util.Optional<JavaRDD<Tuple2<K, S>>> snapshots(Time time) {
-        return stateRecords(time).map(s -> s.flatMap(MapWithStateOperator::entries));
+        return stateRecords(time).map(s -> Transforms.flatMap(s, MapWithStateOperator::entries));
     }
 
     private static <K, S> java.util.Iterator<Tuple2<K, S>> entries(MapWithStateBatch<K, S, ?> batch) {

@@ -3,6 +3,7 @@ package io.sluice.dstream.internal.state;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.Transforms;
 import io.sluice.state.internal.StateRDD;
 import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.UpdateStateTransition;
@@ -37,7 +38,7 @@ public final class UpdateStateOperator<K, V, S> extends StatefulOperator<K, V, S
 
     @Override
     protected JavaRDD<Tuple2<K, S>> output(JavaRDD<StateVersion<K, S>> states, Time time) {
-        return states.flatMap(UpdateStateOperator::entries);
+        return Transforms.flatMap(states, UpdateStateOperator::entries);
     }
 
     private static <K, S> java.util.Iterator<Tuple2<K, S>> entries(StateVersion<K, S> version) {

@@ -8,6 +8,7 @@ import io.sluice.rdd.Aggregations;
 import io.sluice.rdd.KeyedMap;
 import io.sluice.rdd.Lineage;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.Transforms;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -65,8 +66,8 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
             Function2<V, V, V> reduce, Partitioner partitioner) {
         DerivedOperator<KeyedMap<K, V>> reduced = DerivedOperator.of(
                 "reduceByKey (batches of reduceByKeyAndWindow)", source, reduce, (rdd, time) ->
-                        Aggregations.shuffledPartials(Rdds.pairs(rdd), reduce, partitioner)
-                                .mapPartitions(KeyedMaps.reducedIntoMap(reduce), true));
+                        Transforms.mapPartitions(Aggregations.shuffledPartials(Rdds.pairs(rdd), reduce, partitioner),
+                                KeyedMaps.reducedIntoMap(reduce), true));
         reduced.persist(StorageLevel.MEMORY_ONLY());
         return reduced;
     }

@@ -1,5 +1,6 @@
 package io.sluice.dstream.internal.source.file;
 
+import io.sluice.rdd.Transforms;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.rdd.Time;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ public final class HadoopFiles<K, V, F extends InputFormat<K, V>> implements Fil
             JavaPairRDD<K, V> file = sc.newAPIHadoopFile(f.path(), formatClass, keyClass, valueClass,
                     conf != null ? conf : sc.hadoopConfiguration());
             String path = f.path();
-            rdds.add(Rdds.tuples(file).mapPartitionsWithIndex(
+            rdds.add(Transforms.mapPartitionsWithIndex(Rdds.tuples(file),
                     (split, records) -> new Counting<>(records, path + "@" + split, read), true));
         }
         @SuppressWarnings("unchecked")

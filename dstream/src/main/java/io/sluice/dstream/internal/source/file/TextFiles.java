@@ -1,5 +1,6 @@
 package io.sluice.dstream.internal.source.file;
 
+import io.sluice.rdd.Transforms;
 import io.sluice.dstream.internal.source.BadInputException;
 import io.sluice.dstream.internal.source.LineReader;
 import io.sluice.dstream.internal.source.SourceSettings;
@@ -47,12 +48,12 @@ public final class TextFiles implements FileInputOperator.FileReader<String> {
         boolean skip = settings.badRecords() == SourceSettings.BadRecordPolicy.SKIP;
         CollectionAccumulator<String> read = counters.readCounts();
         CollectionAccumulator<String> skipped = counters.skippedKeys();
-        return sc.parallelize(paths, paths.size()).mapPartitions(it -> {
+        return Transforms.mapPartitions(sc.parallelize(paths, paths.size()), it -> {
             if (!it.hasNext()) {
                 return Collections.emptyIterator();
             }
             return new Lines(it.next(), hadoop.value(), where, maxLength, skip, read, skipped);
-        });
+        }, false);
     }
 
     /** The good lines of one file, read lazily; bad ones are skipped (and counted) or fail the task. */

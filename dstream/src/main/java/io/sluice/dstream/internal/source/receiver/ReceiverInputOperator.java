@@ -1,5 +1,6 @@
 package io.sluice.dstream.internal.source.receiver;
 
+import io.sluice.rdd.Transforms;
 import io.sluice.dstream.internal.InputOperator;
 import io.sluice.dstream.internal.OperatorException;
 import io.sluice.dstream.internal.Rdds;
@@ -94,7 +95,7 @@ public final class ReceiverInputOperator<T> extends InputOperator<T> implements 
     /** The lines of blocks of {@link PackedLines}, made strings as a task reads them. Static: captures nothing. */
     @SuppressWarnings("unchecked")
     private static <T> JavaRDD<T> unpack(JavaRDD<T> blocks) {
-        return blocks.mapPartitions(it -> (java.util.Iterator<T>) new java.util.Iterator<String>() {
+        return Transforms.mapPartitions(blocks, it -> (java.util.Iterator<T>) new java.util.Iterator<String>() {
             private java.util.Iterator<String> current = java.util.Collections.emptyIterator();
 
             @Override

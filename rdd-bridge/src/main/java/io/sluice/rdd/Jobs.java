@@ -1,0 +1,104 @@
+package io.sluice.rdd;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaRDDLike;
+import org.apache.spark.rdd.RDD;
+import scala.collection.Iterator;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
+import scala.runtime.AbstractFunction2;
+import scala.runtime.BoxedUnit;
+
+/**
+ * {@code count()} and {@code collect()} for every batch without Spark's closure cleaning. Spark cleans the
+ * function of every job; for its own count and collect that function is a Scala lambda, and cleaning it reads
+ * and parses the bytecode of the class {@code RDD} on every call. These functions are plain named classes,
+ * which the cleaner passes over.
+ */
+public final class Jobs {
+    private Jobs() {
+    }
+
+    /** The number of records of {@code rdd}, in one job over all its partitions. */
+    public static long count(RDD<?> rdd) {
+        long total = 0;
+        for (Object n : run(rdd, new IteratorSize())) {
+            total += (Long) n;
+        }
+        return total;
+    }
+
+    /** The records of {@code rdd}, in partition order, in one job over all its partitions. */
+    @SuppressWarnings("unchecked")
+    public static <T> List<T> collect(JavaRDDLike<T, ?> rdd) {
+        List<T> all = new ArrayList<>();
+        for (Object part : run(rdd.rdd(), new IteratorList())) {
+            all.addAll((List<T>) part);
+        }
+        return all;
+    }
+
+    /** {@code f} of every partition of {@code rdd}, in partition order. */
+    private static <U> Object[] run(RDD<?> rdd, AbstractFunction2<TaskContext, Iterator<Object>, U> f) {
+        int partitions = rdd.getNumPartitions();
+        List<Object> all = new ArrayList<>(partitions);
+        for (int i = 0; i < partitions; i++) {
+            all.add(i);
+        }
+        Object[] results = new Object[partitions];
+        @SuppressWarnings("unchecked")
+        RDD<Object> any = (RDD<Object>) rdd;
+        @SuppressWarnings("unchecked")
+        ClassTag<U> tag = (ClassTag<U>) ClassTag$.MODULE$.AnyRef();
+        any.context().runJob(any, f, CollectionConverters.asScala(all).toSeq(), new Store<U>(results), tag);
+        return results;
+    }
+
+    private static final class IteratorSize extends AbstractFunction2<TaskContext, Iterator<Object>, Long>
+            implements Serializable {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Long apply(TaskContext context, Iterator<Object> records) {
+            long n = 0;
+            while (records.hasNext()) {
+                records.next();
+                n++;
+            }
+            return n;
+        }
+    }
+
+    private static final class IteratorList extends AbstractFunction2<TaskContext, Iterator<Object>, List<Object>>
+            implements Serializable {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public List<Object> apply(TaskContext context, Iterator<Object> records) {
+            List<Object> out = new ArrayList<>();
+            while (records.hasNext()) {
+                out.add(records.next());
+            }
+            return out;
+        }
+    }
+
+    /** Runs on the driver only, so it need not serialize. */
+    private static final class Store<U> extends AbstractFunction2<Object, U, BoxedUnit> {
+        private final Object[] results;
+
+        Store(Object[] results) {
+            this.results = results;
+        }
+
+        @Override
+        public synchronized BoxedUnit apply(Object partition, U result) {
+            results[(Integer) partition] = result;
+            return BoxedUnit.UNIT;
+        }
+    }
+}
