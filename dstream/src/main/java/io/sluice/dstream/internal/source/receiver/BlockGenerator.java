@@ -113,18 +113,20 @@ final class BlockGenerator<T> {
         }
     }
 
+    /**
+     * Queues the buffered records as a block. It waits for room in the queue holding the lock, so that {@link
+     * #add} waits too: the receiver stops reading instead of buffering without bound.
+     */
     private void cut(boolean last) throws InterruptedException {
-        Block block;
         synchronized (lock) {
             if (buffer.isEmpty() && skipped == 0 && !last) {
                 return;
             }
-            block = new Block(buffer, count, skipped, last);
+            queue.put(new Block(buffer, count, skipped, last));
             buffer = new ArrayList<>();
             count = 0;
             skipped = 0;
         }
-        queue.put(block);
     }
 
     private void push() {
