@@ -10,7 +10,6 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.rdd.RDD;
 import scala.jdk.javaapi.CollectionConverters;
 import scala.reflect.ClassTag;
-import scala.reflect.ClassTag$;
 
 /**
  * A one-partition RDD whose few values the driver computes when a job first needs them (for example the
@@ -30,8 +29,7 @@ public final class DriverValuesRDD<T> extends RDD<T> {
     }
 
     public static <T> JavaRDD<T> of(SparkContext sc, Callable<List<T>> values) {
-        @SuppressWarnings("unchecked")
-        ClassTag<T> tag = (ClassTag<T>) ClassTag$.MODULE$.AnyRef();
+        ClassTag<T> tag = ClassTags.any();
         return new JavaRDD<>(new DriverValuesRDD<>(sc, values, tag), tag);
     }
 

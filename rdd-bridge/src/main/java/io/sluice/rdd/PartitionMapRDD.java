@@ -28,7 +28,7 @@ public final class PartitionMapRDD<A, B> extends RDD<B> {
     public PartitionMapRDD(RDD<A> parent, PartitionFunction<A, B> function, boolean preservesPartitioning) {
         super(parent.context(), CollectionConverters.asScala(
                 List.<org.apache.spark.Dependency<?>>of(new OneToOneDependency<>(parent))).toList(),
-                Transforms.anyTag());
+                ClassTags.any());
         this.function = function;
         this.preservesPartitioning = preservesPartitioning;
     }

@@ -6,7 +6,6 @@ import org.apache.spark.rdd.ShuffledRDD;
 import org.apache.spark.serializer.Serializer;
 import scala.Tuple2;
 import scala.reflect.ClassTag;
-import scala.reflect.ClassTag$;
 
 /** {@code partitionBy} with a chosen serializer, which Spark's Java API does not offer. */
 public final class Shuffles {
@@ -23,8 +22,8 @@ public final class Shuffles {
         if (isPartitionedBy(records, partitioner)) {
             return records;
         }
-        ClassTag<K> k = anyTag();
-        ClassTag<V> v = anyTag();
+        ClassTag<K> k = ClassTags.any();
+        ClassTag<V> v = ClassTags.any();
         ShuffledRDD<K, V, V> shuffled = new ShuffledRDD<>(TaskSlots.packed(records), partitioner, k, v, v);
         if (serializer != null) {
             shuffled.setSerializer(serializer);
@@ -37,10 +36,5 @@ public final class Shuffles {
     /** Whether {@code records} are partitioned by {@code partitioner} already. */
     static boolean isPartitionedBy(RDD<?> records, Partitioner partitioner) {
         return records.partitioner().isDefined() && records.partitioner().get().equals(partitioner);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> ClassTag<T> anyTag() {
-        return (ClassTag<T>) ClassTag$.MODULE$.AnyRef();
     }
 }

@@ -12,8 +12,6 @@ import org.apache.spark.api.java.function.PairFlatMapFunction;
 import org.apache.spark.api.java.function.PairFunction;
 import org.apache.spark.rdd.RDD;
 import scala.Tuple2;
-import scala.reflect.ClassTag;
-import scala.reflect.ClassTag$;
 
 /**
  * The element-wise transformations of Spark's Java RDD API ({@code map}, {@code flatMap}, {@code filter},
@@ -77,17 +75,12 @@ public final class Transforms {
     }
 
     private static <A, B> JavaRDD<B> records(RDD<A> parent, PartitionFunction<A, B> f, boolean preserves) {
-        return new JavaRDD<>(new PartitionMapRDD<>(parent, f, preserves), anyTag());
+        return new JavaRDD<>(new PartitionMapRDD<>(parent, f, preserves), ClassTags.any());
     }
 
     private static <A, K, V> JavaPairRDD<K, V> pairs(RDD<A> parent, PartitionFunction<A, Tuple2<K, V>> f,
             boolean preserves) {
-        return new JavaPairRDD<>(new PartitionMapRDD<>(parent, f, preserves), anyTag(), anyTag());
-    }
-
-    @SuppressWarnings("unchecked")
-    static <T> ClassTag<T> anyTag() {
-        return (ClassTag<T>) ClassTag$.MODULE$.AnyRef();
+        return new JavaPairRDD<>(new PartitionMapRDD<>(parent, f, preserves), ClassTags.any(), ClassTags.any());
     }
 
     /** Throws {@code e} as it is, checked or not (Spark's Scala wrappers of Java functions do the same). */

@@ -1,5 +1,6 @@
 package io.sluice.recovery.state;
 
+import io.sluice.rdd.ClassTags;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.HadoopFiles;
 import io.sluice.recovery.StateFile;
@@ -22,8 +23,6 @@ import org.apache.spark.storage.RDDBlockId;
 import org.apache.spark.util.SerializableConfiguration;
 import scala.Option;
 import scala.jdk.javaapi.CollectionConverters;
-import scala.reflect.ClassTag;
-import scala.reflect.ClassTag$;
 
 /**
  * The state of one operator after one checkpointed batch, as an RDD without parents: partition i is the
@@ -68,7 +67,7 @@ public final class RestoredStateRDD<K, S> extends RDD<StateVersion<K, S>> {
             String operatorId, String operatorName, Time time, List<List<StateFile>> chains, boolean filesPending,
             RDD<?> cached, CachedRecord<K, S> cachedRecord) {
         super(sc, scala.collection.immutable.List$.MODULE$.<org.apache.spark.Dependency<?>>empty(),
-                RestoredStateRDD.<StateVersion<K, S>>anyTag());
+                ClassTags.<StateVersion<K, S>>any());
         this.root = root;
         this.conf = conf;
         this.operatorId = operatorId;
@@ -87,11 +86,6 @@ public final class RestoredStateRDD<K, S> extends RDD<StateVersion<K, S>> {
             result.add(new ArrayList<>(chain));
         }
         return result;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> ClassTag<T> anyTag() {
-        return (ClassTag<T>) ClassTag$.MODULE$.AnyRef();
     }
 
     @Override
@@ -132,7 +126,7 @@ public final class RestoredStateRDD<K, S> extends RDD<StateVersion<K, S>> {
 
     private StateVersion<K, S> fromBlock(int partition) {
         Option<BlockResult> block = SparkEnv.get().blockManager().get(new RDDBlockId(cachedRddId, partition),
-                anyTag());
+                ClassTags.any());
         if (block.isEmpty()) {
             return null;
         }

@@ -1,5 +1,6 @@
 package io.sluice.state.internal;
 
+import io.sluice.rdd.ClassTags;
 import io.sluice.rdd.ParentsPartition;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -13,8 +14,6 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.rdd.RDD;
 import scala.Option;
 import scala.jdk.javaapi.CollectionConverters;
-import scala.reflect.ClassTag;
-import scala.reflect.ClassTag$;
 
 /**
  * The state RDD of one batch: partition i is one record, computed from partition i of the previous state RDD
@@ -41,7 +40,7 @@ public final class StateRDD<P, D, R> extends RDD<R> {
 
     /** @param previous the previous state RDD, or null for the first batch (the transition then gets null) */
     public StateRDD(RDD<P> previous, RDD<D> data, Partitioner partitioner, Transition<P, D, R> transition) {
-        super(data.context(), dependencies(previous, data), StateRDD.<R>anyTag());
+        super(data.context(), dependencies(previous, data), ClassTags.<R>any());
         if (previous != null && previous.getNumPartitions() != partitioner.numPartitions()) {
             throw new IllegalArgumentException("previous state has " + previous.getNumPartitions()
                     + " partitions, the state partitioner " + partitioner.numPartitions());
@@ -63,11 +62,6 @@ public final class StateRDD<P, D, R> extends RDD<R> {
         }
         deps.add(new OneToOneDependency<>(data));
         return CollectionConverters.asScala(deps).toList();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> ClassTag<T> anyTag() {
-        return (ClassTag<T>) ClassTag$.MODULE$.AnyRef();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.sluice.dstream.internal.state;
 
+import io.sluice.rdd.ClassTags;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.rdd.Exchange;
@@ -119,7 +120,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         StateRDD<Object, Tuple2<K, V>, R> rdd = new StateRDD<>(
                 previous == null ? null : (org.apache.spark.rdd.RDD<Object>) previous.rdd(),
                 exchange.rdd(), partitioner, transition(time));
-        JavaRDD<R> state = new JavaRDD<>(rdd, Rdds.anyTag());
+        JavaRDD<R> state = new JavaRDD<>(rdd, ClassTags.any());
         state.setName(describe() + " state @ " + time.milliseconds());
         state.persist(StorageLevel.MEMORY_ONLY());
         if (isCheckpointTime(time) && !lineageCutByRecovery) {
@@ -175,7 +176,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         // hold every initial record in memory until the first batch completes.
         JavaPairRDD<K, S> partitioned = initialState.partitionBy(partitioner);
         StateRDD.Transition<Object, Tuple2<K, S>, StateVersion<K, S>> load = (none, pairs, p) -> load(pairs, at, timed);
-        return new JavaRDD<>(new StateRDD<>(null, partitioned.rdd(), partitioner, load), Rdds.anyTag());
+        return new JavaRDD<>(new StateRDD<>(null, partitioned.rdd(), partitioner, load), ClassTags.any());
     }
 
     private static <K, S> StateVersion<K, S> load(Iterator<Tuple2<K, S>> pairs, long time, boolean timed) {

@@ -1,5 +1,6 @@
 package io.sluice.dstream.internal.window;
 
+import io.sluice.rdd.ClassTags;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.internal.Operator;
@@ -126,7 +127,7 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
             entering = perBatch.slice(windowStart, time);
         }
         int partitions = partitioner.numPartitions();
-        ClassTag<KeyedMap<K, V>> tag = Rdds.anyTag();
+        ClassTag<KeyedMap<K, V>> tag = ClassTags.any();
         RDD<KeyedMap<K, V>> in = unionOrEmpty(entering, partitions);
         RDD<KeyedMap<K, V>> out = unionOrEmpty(leaving, partitions);
         RDD<KeyedMap<K, V>> before = previousWindow != null ? previousWindow.rdd() : empty(partitions);

@@ -1,5 +1,6 @@
 package io.sluice.dstream.internal.source.receiver;
 
+import io.sluice.rdd.ClassTags;
 import io.sluice.dstream.internal.Rdds;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -17,7 +18,7 @@ final class BlockCodec {
 
     static byte[] encode(List<?> records) {
         SerializerInstance s = SparkEnv.get().serializer().newInstance();
-        ByteBuffer buffer = s.serialize(new ArrayList<>(records), Rdds.anyTag());
+        ByteBuffer buffer = s.serialize(new ArrayList<>(records), ClassTags.any());
         byte[] bytes = new byte[buffer.remaining()];
         buffer.get(bytes);
         return bytes;
@@ -26,6 +27,6 @@ final class BlockCodec {
     @SuppressWarnings("unchecked")
     static <T> List<T> decode(byte[] bytes) {
         SerializerInstance s = SparkEnv.get().serializer().newInstance();
-        return (List<T>) s.deserialize(ByteBuffer.wrap(bytes), Rdds.anyTag());
+        return (List<T>) s.deserialize(ByteBuffer.wrap(bytes), ClassTags.any());
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.dstream.internal.source.receiver;
 
+import io.sluice.rdd.ClassTags;
 import io.sluice.rdd.Transforms;
 import io.sluice.dstream.internal.InputOperator;
 import io.sluice.dstream.internal.OperatorException;
@@ -80,7 +81,7 @@ public final class ReceiverInputOperator<T> extends InputOperator<T> implements 
         if (!ids.isEmpty()) {
             rdd = withData.get(0).walRecord() != null
                     ? new WalBackedBlockRDD<>(graph().sparkContext().sc(), stream.streamId(), withData, hadoopConf())
-                    : new BlockRDD<>(graph().sparkContext().sc(), ids.toArray(BlockId[]::new), Rdds.anyTag());
+                    : new BlockRDD<>(graph().sparkContext().sc(), ids.toArray(BlockId[]::new), ClassTags.any());
         }
         Allocation allocation = new Allocation(blocks, rdd);
         allocations.put(time, allocation);
@@ -88,32 +89,14 @@ public final class ReceiverInputOperator<T> extends InputOperator<T> implements 
         if (rdd == null) {
             return Optional.of(graph().sparkContext().emptyRDD());
         }
-        JavaRDD<T> read = new JavaRDD<>(rdd, Rdds.anyTag());
+        JavaRDD<T> read = new JavaRDD<>(rdd, ClassTags.any());
         return Optional.of(packedLines ? unpack(read) : read);
     }
 
     /** The lines of blocks of {@link PackedLines}, made strings as a task reads them. Static: captures nothing. */
     @SuppressWarnings("unchecked")
     private static <T> JavaRDD<T> unpack(JavaRDD<T> blocks) {
-        return Transforms.mapPartitions(blocks, it -> (java.util.Iterator<T>) new java.util.Iterator<String>() {
-            private java.util.Iterator<String> current = java.util.Collections.emptyIterator();
-
-            @Override
-            public boolean hasNext() {
-                while (!current.hasNext() && it.hasNext()) {
-                    current = ((PackedLines) it.next()).iterator();
-                }
-                return current.hasNext();
-            }
-
-            @Override
-            public String next() {
-                if (!hasNext()) {
-                    throw new java.util.NoSuchElementException();
-                }
-                return current.next();
-            }
-        }, true);
+        return Transforms.flatMap(blocks, block -> (java.util.Iterator<T>) ((PackedLines) block).iterator());
     }
 
     @Override

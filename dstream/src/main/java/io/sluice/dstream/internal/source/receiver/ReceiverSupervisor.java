@@ -1,5 +1,6 @@
 package io.sluice.dstream.internal.source.receiver;
 
+import io.sluice.rdd.ClassTags;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.internal.source.BadInputException;
 import io.sluice.dstream.internal.source.SourceSettings;
@@ -311,7 +312,7 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
             id = ((long) generation << 32) | sequence.incrementAndGet();
             StreamBlockId blockId = new StreamBlockId(spec.streamId(), id);
             boolean stored = SparkEnv.get().blockManager().putIterator(blockId,
-                    CollectionConverters.asScala(records.iterator()), level, true, Rdds.anyTag());
+                    CollectionConverters.asScala(records.iterator()), level, true, ClassTags.any());
             if (!stored) {
                 throw new IllegalStateException("the block manager did not store " + blockId);
             }

@@ -1,5 +1,6 @@
 package io.sluice.dstream.internal.source.receiver;
 
+import io.sluice.rdd.ClassTags;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.recovery.wal.FileWriteAheadLog;
 import io.sluice.recovery.wal.RecordHandle;
@@ -30,7 +31,7 @@ final class WalBackedBlockRDD<T> extends RDD<T> {
     }
 
     WalBackedBlockRDD(SparkContext sc, int streamId, List<ReceivedBlock> blocks, SerializableConfiguration conf) {
-        super(sc, scala.collection.immutable.List$.MODULE$.<org.apache.spark.Dependency<?>>empty(), Rdds.anyTag());
+        super(sc, scala.collection.immutable.List$.MODULE$.<org.apache.spark.Dependency<?>>empty(), ClassTags.any());
         this.streamId = streamId;
         this.blocks = List.copyOf(blocks);
         this.hadoopConf = conf;
@@ -50,7 +51,7 @@ final class WalBackedBlockRDD<T> extends RDD<T> {
     public scala.collection.Iterator<T> compute(Partition split, TaskContext context) {
         ReceivedBlock block = ((BlockPartition) split).block();
         Option<BlockResult> stored = SparkEnv.get().blockManager().get(new StreamBlockId(streamId, block.uniqueId()),
-                Rdds.anyTag());
+                ClassTags.any());
         if (stored.isDefined()) {
             return (scala.collection.Iterator<T>) stored.get().data();
         }
