@@ -1,6 +1,6 @@
 package io.sluice.dstream;
 
-import io.sluice.rdd.SparkContexts;
+import io.sluice.rdd.internal.SparkContexts;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.testing.StreamTester;
-import io.sluice.rdd.JobTags;
+import io.sluice.rdd.internal.JobTags;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -10,7 +10,7 @@ import com.esotericsoftware.kryo.Kryo;
 import io.sluice.dstream.testing.SharedSpark;
 import io.sluice.rdd.KeyGroupRange;
 import io.sluice.rdd.SluiceKryoRegistrator;
-import io.sluice.rdd.SparkContexts;
+import io.sluice.rdd.internal.SparkContexts;
 import io.sluice.rdd.Time;
 import java.nio.ByteBuffer;
 import java.time.Duration;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.dstream.testing.SharedSpark;
-import io.sluice.rdd.JobTags;
+import io.sluice.rdd.internal.JobTags;
 import io.sluice.rdd.Time;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.internal.window.ReducedWindowOperator;
 import io.sluice.dstream.testing.StreamTester;
-import io.sluice.rdd.Lineage;
+import io.sluice.rdd.internal.Lineage;
 import io.sluice.rdd.Time;
 import java.nio.file.Files;
 import java.nio.file.Path;

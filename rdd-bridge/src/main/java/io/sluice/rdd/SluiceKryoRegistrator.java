@@ -1,5 +1,6 @@
 package io.sluice.rdd;
 
+import io.sluice.rdd.internal.KryoRegistrations;
 import com.esotericsoftware.kryo.Kryo;
 import java.util.ServiceLoader;
 import org.apache.spark.serializer.KryoRegistrator;

@@ -4,7 +4,7 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
-import io.sluice.rdd.KryoRegistrations;
+import io.sluice.rdd.internal.KryoRegistrations;
 import io.sluice.state.internal.StateLoader;
 import io.sluice.state.internal.StateVersion;
 import java.io.IOException;

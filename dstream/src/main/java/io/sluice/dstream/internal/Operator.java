@@ -1,7 +1,7 @@
 package io.sluice.dstream.internal;
 
 import io.sluice.rdd.Time;
-import io.sluice.rdd.Lineage;
+import io.sluice.rdd.internal.Lineage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.sluice.dstream.internal;
 
-import io.sluice.rdd.ClassTags;
+import io.sluice.rdd.internal.ClassTags;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import scala.Tuple2;

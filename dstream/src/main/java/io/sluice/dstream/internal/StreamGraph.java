@@ -1,8 +1,8 @@
 package io.sluice.dstream.internal;
 
-import io.sluice.rdd.JobTags;
+import io.sluice.rdd.internal.JobTags;
 import io.sluice.rdd.Time;
-import io.sluice.rdd.Serialization;
+import io.sluice.rdd.internal.Serialization;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

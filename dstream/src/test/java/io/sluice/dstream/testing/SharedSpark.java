@@ -1,6 +1,6 @@
 package io.sluice.dstream.testing;
 
-import io.sluice.rdd.SparkContexts;
+import io.sluice.rdd.internal.SparkContexts;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 

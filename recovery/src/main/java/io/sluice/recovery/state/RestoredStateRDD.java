@@ -1,6 +1,6 @@
 package io.sluice.recovery.state;
 
-import io.sluice.rdd.ClassTags;
+import io.sluice.rdd.internal.ClassTags;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.HadoopFiles;
 import io.sluice.recovery.StateFile;

@@ -1,9 +1,9 @@
 package io.sluice.recovery.state;
 
-import io.sluice.rdd.Jobs;
-import io.sluice.rdd.PartitionFunction;
+import io.sluice.rdd.internal.Jobs;
+import io.sluice.rdd.internal.PartitionFunction;
 import io.sluice.rdd.Time;
-import io.sluice.rdd.Transforms;
+import io.sluice.rdd.internal.Transforms;
 import io.sluice.recovery.HadoopFiles;
 import io.sluice.recovery.StateFile;
 import io.sluice.state.internal.StateVersion;

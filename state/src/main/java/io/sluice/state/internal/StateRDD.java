@@ -1,7 +1,7 @@
 package io.sluice.state.internal;
 
-import io.sluice.rdd.ClassTags;
-import io.sluice.rdd.ParentsPartition;
+import io.sluice.rdd.internal.ClassTags;
+import io.sluice.rdd.internal.ParentsPartition;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;

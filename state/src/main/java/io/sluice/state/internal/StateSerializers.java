@@ -7,7 +7,7 @@ import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.KeyGroups;
-import io.sluice.rdd.KryoRegistrations;
+import io.sluice.rdd.internal.KryoRegistrations;
 import java.util.List;
 
 /**

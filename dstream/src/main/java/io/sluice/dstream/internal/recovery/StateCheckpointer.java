@@ -3,7 +3,7 @@ package io.sluice.dstream.internal.recovery;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.OutputOperation;
 import io.sluice.dstream.internal.state.StatefulOperator;
-import io.sluice.rdd.JobTags;
+import io.sluice.rdd.internal.JobTags;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.CheckpointStore;
 import io.sluice.recovery.StateCheckpoint;

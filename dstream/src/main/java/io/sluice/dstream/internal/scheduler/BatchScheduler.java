@@ -9,7 +9,7 @@ import io.sluice.rdd.Time;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.OutputOperationInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
-import io.sluice.rdd.JobTags;
+import io.sluice.rdd.internal.JobTags;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

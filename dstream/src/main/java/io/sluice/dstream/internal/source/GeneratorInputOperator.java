@@ -1,6 +1,6 @@
 package io.sluice.dstream.internal.source;
 
-import io.sluice.rdd.Transforms;
+import io.sluice.rdd.internal.Transforms;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.InputOperator;
 import io.sluice.rdd.Time;

@@ -2,7 +2,7 @@ package io.sluice.dstream.internal.state;
 
 import io.sluice.dstream.internal.Operator;
 import io.sluice.rdd.Time;
-import io.sluice.rdd.Transforms;
+import io.sluice.rdd.internal.Transforms;
 import io.sluice.state.StateSpec;
 import io.sluice.state.internal.MapWithStateBatch;
 import io.sluice.state.internal.MapWithStateTransition;

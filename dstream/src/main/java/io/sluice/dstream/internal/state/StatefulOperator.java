@@ -1,11 +1,11 @@
 package io.sluice.dstream.internal.state;
 
-import io.sluice.rdd.ClassTags;
+import io.sluice.rdd.internal.ClassTags;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.Rdds;
-import io.sluice.rdd.Exchange;
+import io.sluice.rdd.internal.Exchange;
 import io.sluice.rdd.KeyGroupPartitioner;
-import io.sluice.rdd.Lineage;
+import io.sluice.rdd.internal.Lineage;
 import io.sluice.rdd.Time;
 import io.sluice.state.internal.StateLoader;
 import io.sluice.state.internal.StateRDD;

@@ -3,7 +3,7 @@ package io.sluice.dstream.internal.state;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
-import io.sluice.rdd.Transforms;
+import io.sluice.rdd.internal.Transforms;
 import io.sluice.state.internal.StateRDD;
 import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.UpdateStateTransition;

@@ -1,6 +1,6 @@
 package io.sluice.dstream.internal.window;
 
-import io.sluice.rdd.KeyedMap;
+import io.sluice.rdd.internal.KeyedMap;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;

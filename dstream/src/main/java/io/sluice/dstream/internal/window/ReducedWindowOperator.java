@@ -1,15 +1,15 @@
 package io.sluice.dstream.internal.window;
 
-import io.sluice.rdd.ClassTags;
+import io.sluice.rdd.internal.ClassTags;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.Rdds;
-import io.sluice.rdd.Aggregations;
-import io.sluice.rdd.KeyedMap;
-import io.sluice.rdd.Lineage;
+import io.sluice.rdd.internal.Aggregations;
+import io.sluice.rdd.internal.KeyedMap;
+import io.sluice.rdd.internal.Lineage;
 import io.sluice.rdd.Time;
-import io.sluice.rdd.Transforms;
+import io.sluice.rdd.internal.Transforms;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

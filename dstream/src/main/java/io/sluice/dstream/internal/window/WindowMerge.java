@@ -1,6 +1,6 @@
 package io.sluice.dstream.internal.window;
 
-import io.sluice.rdd.KeyedMap;
+import io.sluice.rdd.internal.KeyedMap;
 import java.io.Serializable;
 import java.util.List;
 import org.apache.spark.api.java.function.Function;

@@ -1,6 +1,6 @@
 package io.sluice.dstream.internal.source.file;
 
-import io.sluice.rdd.Transforms;
+import io.sluice.rdd.internal.Transforms;
 import io.sluice.dstream.internal.source.BadInputException;
 import io.sluice.dstream.internal.source.LineReader;
 import io.sluice.dstream.internal.source.SourceSettings;

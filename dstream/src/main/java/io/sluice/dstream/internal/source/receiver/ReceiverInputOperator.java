@@ -1,7 +1,7 @@
 package io.sluice.dstream.internal.source.receiver;
 
-import io.sluice.rdd.ClassTags;
-import io.sluice.rdd.Transforms;
+import io.sluice.rdd.internal.ClassTags;
+import io.sluice.rdd.internal.Transforms;
 import io.sluice.dstream.internal.InputOperator;
 import io.sluice.dstream.internal.OperatorException;
 import io.sluice.dstream.internal.Rdds;

@@ -1,6 +1,6 @@
 package io.sluice.dstream.internal.source.receiver;
 
-import io.sluice.rdd.ClassTags;
+import io.sluice.rdd.internal.ClassTags;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.internal.source.BadInputException;
 import io.sluice.dstream.internal.source.SourceSettings;

@@ -1,4 +1,4 @@
-package io.sluice.rdd;
+package io.sluice.rdd.internal;
 
 import java.io.IOException;
 import java.io.ObjectOutputStream;

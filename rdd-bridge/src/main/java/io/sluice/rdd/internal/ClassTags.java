@@ -1,4 +1,4 @@
-package io.sluice.rdd;
+package io.sluice.rdd.internal;
 
 import scala.reflect.ClassTag;
 import scala.reflect.ClassTag$;

@@ -1,4 +1,4 @@
-package io.sluice.rdd;
+package io.sluice.rdd.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package io.sluice.rdd;
+package io.sluice.rdd.internal;
 
 import java.util.function.Supplier;
 import org.apache.spark.SparkContext;

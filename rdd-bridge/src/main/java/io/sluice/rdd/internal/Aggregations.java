@@ -1,4 +1,4 @@
-package io.sluice.rdd;
+package io.sluice.rdd.internal;
 
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;

@@ -1,5 +1,6 @@
-package io.sluice.rdd;
+package io.sluice.rdd.internal;
 
+import io.sluice.rdd.SluiceKryoRegistrator;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.SparkContext$;

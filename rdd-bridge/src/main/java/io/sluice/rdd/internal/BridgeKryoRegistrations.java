@@ -1,5 +1,7 @@
-package io.sluice.rdd;
+package io.sluice.rdd.internal;
 
+import io.sluice.rdd.KeyGroupRange;
+import io.sluice.rdd.Time;
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;

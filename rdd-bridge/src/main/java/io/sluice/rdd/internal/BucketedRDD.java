@@ -1,4 +1,4 @@
-package io.sluice.rdd;
+package io.sluice.rdd.internal;
 
 import java.util.ArrayList;
 import java.util.List;
