@@ -17,7 +17,11 @@ public final class Deadline {
 
     /** A deadline {@code timeout} from now; null waits without end. */
     public static Deadline after(Duration timeout) {
-        return new Deadline(timeout == null ? Long.MAX_VALUE : saturatedAdd(System.nanoTime(), timeout.toNanos()));
+        if (timeout == null) {
+            return new Deadline(Long.MAX_VALUE);
+        }
+        long nanos = timeout.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE : timeout.toNanos();
+        return new Deadline(saturatedAdd(System.nanoTime(), nanos));
     }
 
     /** What is left, never negative. */

@@ -1,0 +1,61 @@
+package io.sluice.rdd;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BatchGridTest {
+    private final BatchGrid grid = new BatchGrid(new Time(1_000), Duration.ofMillis(500));
+
+    @Test
+    void batchTimesAreWholeStepsAfterZero() {
+        assertFalse(grid.contains(new Time(1_000)), "zero itself is no batch");
+        assertTrue(grid.isOnGrid(new Time(1_000)));
+        assertTrue(grid.contains(new Time(1_500)));
+        assertTrue(grid.contains(new Time(3_000)));
+        assertFalse(grid.contains(new Time(1_250)));
+        assertFalse(grid.contains(new Time(500)), "before zero");
+        assertFalse(grid.isOnGrid(new Time(500)));
+        assertEquals(new Time(1_500), grid.first());
+    }
+
+    @Test
+    void floorAndNextCountFromZeroNotFromTheEpoch() {
+        BatchGrid odd = new BatchGrid(new Time(100), Duration.ofMillis(300));
+        assertEquals(new Time(400), odd.floor(new Time(699)));
+        assertEquals(new Time(700), odd.floor(new Time(700)));
+        assertEquals(new Time(-200), odd.floor(new Time(-1)));
+        assertEquals(new Time(1_000), odd.next(new Time(700)));
+        assertEquals(new Time(700), odd.next(new Time(699)));
+    }
+
+    @Test
+    void betweenListsTheBatchesOfAHalfOpenInterval() {
+        assertEquals(List.of(new Time(1_500), new Time(2_000), new Time(2_500)),
+                grid.between(new Time(1_000), new Time(2_500)));
+        assertEquals(List.of(new Time(2_000)), grid.between(new Time(1_700), new Time(2_400)));
+        assertEquals(List.of(), grid.between(new Time(2_500), new Time(2_500)));
+    }
+
+    @Test
+    void aFreshStartFloorsNowOntoTheEpochGrid() {
+        BatchGrid start = BatchGrid.startingAt(new Time(10_250), Duration.ofSeconds(1));
+        assertEquals(new Time(10_000), start.zero());
+        assertEquals(new Time(11_000), start.first());
+        assertEquals(new BatchGrid(new Time(10_000), Duration.ofMillis(200)), start.withStep(Duration.ofMillis(200)));
+    }
+
+    @Test
+    void stepsMustBeWholePositiveMilliseconds() {
+        assertThrows(IllegalArgumentException.class, () -> new BatchGrid(new Time(0), Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> new BatchGrid(new Time(0), Duration.ofNanos(1_500_000)));
+        assertThrows(IllegalArgumentException.class, () -> new BatchGrid(null, Duration.ofSeconds(1)));
+        assertTrue(BatchGrid.isMultiple(Duration.ofSeconds(3), Duration.ofMillis(1_500)));
+        assertFalse(BatchGrid.isMultiple(Duration.ofSeconds(3), Duration.ZERO));
+    }
+}
