@@ -37,6 +37,7 @@ import org.apache.spark.api.java.function.Function;
 import org.apache.spark.api.java.function.Function0;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.SparkConf;
 
 /**
  * The entry point of a streaming application: creates input streams, runs batches every batch interval, and
@@ -98,6 +99,15 @@ public final class StreamingContext {
 
     public static StreamingContextBuilder builder() {
         return new StreamingContextBuilder();
+    }
+
+    /**
+     * The equivalent of {@code new JavaStreamingContext(sparkConf, batchInterval)}: a SparkContext from {@code
+     * sparkConf} with Sluice's defaults ({@code local[*]} unless a master is set), or the running one adopted, as
+     * {@link #builder()} does.
+     */
+    public static StreamingContext create(SparkConf sparkConf, Duration batchInterval) {
+        return builder().conf(sparkConf).batchInterval(batchInterval).build();
     }
 
     /** Adopts a running SparkContext (a notebook's, or the one spark-submit made); its settings stay as they are. */
