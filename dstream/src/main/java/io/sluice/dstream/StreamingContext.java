@@ -115,7 +115,7 @@ public final class StreamingContext {
         return new StreamingContext(sc, false, batchInterval, Clock.system());
     }
 
-    /** As {@link #create(JavaSparkContext, Duration)}, with the given clock (a {@link ManualClock} in tests). */
+    /** As {@link #create(JavaSparkContext, Duration)}, with the given clock (a test kit's ManualClock in tests). */
     public static StreamingContext create(JavaSparkContext sc, Duration batchInterval, Clock clock) {
         return new StreamingContext(sc, false, batchInterval, clock);
     }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import io.sluice.dstream.testing.SharedSpark;
+import io.sluice.testkit.SharedSpark;
 import io.sluice.rdd.internal.SparkContexts;
 import java.time.Duration;
 import org.apache.spark.SparkConf;
