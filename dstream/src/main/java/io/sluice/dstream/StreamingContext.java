@@ -1,6 +1,8 @@
 package io.sluice.dstream;
 
 import io.sluice.rdd.Time;
+import io.sluice.dstream.source.InputSource;
+import io.sluice.dstream.internal.SourceOperator;
 import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.internal.source.GeneratorInputOperator;
@@ -220,6 +222,24 @@ public final class StreamingContext {
     public DStream<String> rateStream(long recordsPerSecond, int keys, long seed) {
         return new DStream<>(this, new RateInputOperator(graph, recordsPerSecond,
                 sources.settings().startRate(recordsPerSecond), keys, seed, sc.defaultParallelism()));
+    }
+
+    /**
+     * A stream whose batches a user-written {@link InputSource} computes (Spark Streaming's custom
+     * {@code InputDStream}): e.g. a replayable reader of a log that saves its position in the checkpoint. The
+     * stream's kind, in its call site and its default checkpoint id, is the source's class name ({@code
+     * offsetSource} for a class {@code OffsetSource}).
+     */
+    public <T> DStream<T> inputStream(InputSource<T> source) {
+        String name = source.getClass().getSimpleName();
+        String kind = name.isEmpty() ? "inputStream" : Character.toLowerCase(name.charAt(0)) + name.substring(1);
+        return fromSource(kind, source);
+    }
+
+    /** Every input stream, built-in or the user's, is an {@link InputSource} run by a {@link SourceOperator}. */
+    <T> DStream<T> fromSource(String kind, InputSource<T> source) {
+        return new DStream<>(this, new SourceOperator<>(graph, kind, source, List.of(),
+                new SourceOperator.Environment(clock, this::setting, this::checkpointDirectory, listeners::add)));
     }
 
     /** Registers a source implemented elsewhere in the engine (or in tests). */

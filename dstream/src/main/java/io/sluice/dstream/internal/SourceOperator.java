@@ -1,0 +1,135 @@
+package io.sluice.dstream.internal;
+
+import io.sluice.dstream.Clock;
+import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.dstream.source.BatchReport;
+import io.sluice.dstream.source.InputSource;
+import io.sluice.dstream.source.SourceContext;
+import io.sluice.rdd.BatchGrid;
+import io.sluice.rdd.Time;
+import java.util.Collections;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+
+/** The engine's side of an {@link InputSource}: the operator that runs it as the input of a stream. */
+public final class SourceOperator<T> extends InputOperator<T> {
+    /** What of the running context a source may use, besides the graph's SparkContext and batch interval. */
+    public record Environment(Clock clock, Function<String, String> settings, Supplier<String> checkpointDirectory,
+            Consumer<StreamingListener> listeners) {
+    }
+
+    private final InputSource<T> source;
+    private final Environment environment;
+    private volatile NavigableMap<Time, String> restored = Collections.emptyNavigableMap();
+
+    public SourceOperator(StreamGraph graph, String kind, InputSource<T> source, List<?> userFunctions,
+            Environment environment) {
+        super(graph, kind, userFunctions);
+        this.source = source;
+        this.environment = environment;
+    }
+
+    public InputSource<T> source() {
+        return source;
+    }
+
+    @Override
+    protected Optional<JavaRDD<T>> compute(Time time) {
+        return source.compute(time);
+    }
+
+    @Override
+    public void start() {
+        source.start(new Context());
+    }
+
+    @Override
+    public void stop(boolean gracefully) {
+        source.stop(gracefully);
+    }
+
+    @Override
+    public Report report(Time time) {
+        BatchReport report = source.report(time);
+        return new Report(report.records(), report.skipped());
+    }
+
+    @Override
+    public boolean replayable() {
+        return source.replayable();
+    }
+
+    @Override
+    public Optional<String> positionAfter(Time time) {
+        return source.positionAfter(time);
+    }
+
+    @Override
+    public void restorePositions(NavigableMap<Time, String> positions) {
+        restored = Collections.unmodifiableNavigableMap(new TreeMap<>(positions));
+    }
+
+    @Override
+    public void checkpointWritten(Time time) {
+        source.checkpointWritten(time);
+    }
+
+    @Override
+    protected void batchDone(Time time) {
+        source.batchDone(time);
+    }
+
+    @Override
+    protected void forgetOlderThan(Time oldestKept) {
+        source.forgetOlderThan(oldestKept);
+    }
+
+    private final class Context implements SourceContext {
+        @Override
+        public JavaSparkContext sparkContext() {
+            return graph().sparkContext();
+        }
+
+        @Override
+        public BatchGrid grid() {
+            return new BatchGrid(zeroTime(), slide());
+        }
+
+        @Override
+        public Clock clock() {
+            return environment.clock();
+        }
+
+        @Override
+        public String name() {
+            return describe();
+        }
+
+        @Override
+        public Optional<String> setting(String key) {
+            return Optional.ofNullable(environment.settings().apply(key));
+        }
+
+        @Override
+        public Optional<String> checkpointDirectory() {
+            return Optional.ofNullable(environment.checkpointDirectory().get());
+        }
+
+        @Override
+        public NavigableMap<Time, String> restoredPositions() {
+            return restored;
+        }
+
+        @Override
+        public void addStreamingListener(StreamingListener listener) {
+            environment.listeners().accept(listener);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package io.sluice.dstream.source;
+
+import io.sluice.dstream.Clock;
+import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.rdd.BatchGrid;
+import io.sluice.rdd.Time;
+import java.util.NavigableMap;
+import java.util.Optional;
+import org.apache.spark.api.java.JavaSparkContext;
+
+/** What the engine gives a started {@link InputSource}: everything a source may use of the running context. */
+public interface SourceContext {
+    JavaSparkContext sparkContext();
+
+    /** This run's batch times: its zero time and the batch interval. */
+    BatchGrid grid();
+
+    /** The context's clock: the one time every part of the engine reads. */
+    Clock clock();
+
+    /** How errors and reports name this source: the stream's name if the user gave one, else its call site. */
+    String name();
+
+    /** A setting of the context (its own, else the SparkContext's), e.g. {@code sluice.input.badRecords}. */
+    Optional<String> setting(String key);
+
+    /** The context's checkpoint directory, when it has one (a source may keep a write-ahead log under it). */
+    Optional<String> checkpointDirectory();
+
+    /**
+     * After a restart: the positions this source reported for the last completed batch and for each batch that
+     * runs again, oldest first; empty on a fresh start.
+     */
+    NavigableMap<Time, String> restoredPositions();
+
+    /** Receives the context's batch and receiver events (rate control listens to completed batches). */
+    void addStreamingListener(StreamingListener listener);
+}
