@@ -28,7 +28,7 @@ import org.apache.spark.storage.StorageLevel;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.recovery.Recovery;
-import io.sluice.recovery.state.StatePrefetch;
+import io.sluice.state.internal.checkpoint.StatePrefetch;
 import io.sluice.dstream.scheduler.StreamingListener;
 import java.time.Duration;
 import java.util.ArrayList;
