@@ -57,16 +57,14 @@ class ArchitectureTest {
     }
 
     @Test
-    void stateDependsNeitherOnTheEngineNorOnRecovery() {
+    void stateDoesNotDependOnTheEngine() {
         noClasses().that().resideInAPackage("io.sluice.state..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.sluice.dstream..", "io.sluice.recovery..")
-                .because("state sits on rdd-bridge only")
+                .should().dependOnClassesThat().resideInAPackage("io.sluice.dstream..")
+                .because("state sits below the engine (on rdd-bridge and recovery's storage)")
                 .check(classes);
     }
 
     @Test
-    @Disabled("pending: state helper (recovery.state RestoredStateRDD, StateCheckpointJob, StateFileFormat, "
-            + "StatePartitionFiles, StatePrefetch use state.internal.StateVersion)")
     void recoveryDependsNeitherOnTheEngineNorOnStateInternals() {
         noClasses().that().resideInAPackage("io.sluice.recovery..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.sluice.dstream..", "io.sluice.state.internal..")
@@ -85,8 +83,8 @@ class ArchitectureTest {
     // ---- public API ------------------------------------------------------------------------------------
 
     @Test
-    @Disabled("pending: sources helper (Receiver.attachHost(ReceiverHost)) and state helper (StateSpec.mappingFunction, "
-            + "StateCodec and recovery.state signatures naming state.internal.StateVersion)")
+    @Disabled("pending: sources (Receiver.attachHost names ReceiverHost) and state (StateSpec.mappingFunction names "
+            + "MappingFunction, StateCodec's methods name StateVersion)")
     void publicSignaturesNameNoInternalType() {
         classes().that(arePublicApi())
                 .should(nameNoInternalTypeInTheirPublicSignatures())
@@ -96,8 +94,9 @@ class ArchitectureTest {
     // ---- Spark's private APIs --------------------------------------------------------------------------
 
     @Test
-    @Disabled("pending: sources helper (receiver Endpoint, ReceiverSupervisor, ReceiverTracker, Messages, BlockCodec, "
-            + "ReceiverInputOperator, WalBackedBlockRDD use SparkEnv, RPC, the block manager) and state helper (RestoredStateRDD)")
+    @Disabled("pending: sources (receiver Endpoint, ReceiverSupervisor, ReceiverTracker, Messages, ReceiverStream, "
+            + "BlockCodec, ReceiverInputOperator, WalBackedBlockRDD use SparkEnv, RPC, the block manager) and state "
+            + "(state.internal.checkpoint.RestoredStateRDD reads the block manager)")
     void sparkPrivateApisAreUsedOnlyInRddBridgeInternals() {
         noClasses().that().resideOutsideOfPackage("io.sluice.rdd.internal..")
                 .should().dependOnClassesThat(sparkPrivateApi())
@@ -108,7 +107,7 @@ class ArchitectureTest {
     // ---- no JVM-wide mutable statics -------------------------------------------------------------------
 
     @Test
-    @Disabled("pending: engine helper (UserFunctions.BUILDING) and state helper (recovery.state.StatePartitionFiles.CODECS)")
+    @Disabled("pending: engine (UserFunctions.BUILDING) and state (state.internal.checkpoint.StatePartitionFiles.CODECS)")
     void noStaticThreadLocals() {
         noFields().that().areDeclaredInClassesThat().resideInAPackage("io.sluice..").and().areStatic()
                 .should().haveRawType(assignableTo(ThreadLocal.class.getName()))
@@ -117,7 +116,7 @@ class ArchitectureTest {
     }
 
     @Test
-    @Disabled("pending: state helper (recovery.state.StatePrefetch.OWNERS)")
+    @Disabled("pending: state (state.internal.checkpoint.StatePrefetch.OWNERS)")
     void noStaticMutableMaps() {
         noFields().that().areDeclaredInClassesThat().resideInAPackage("io.sluice..").and().areStatic()
                 .should().haveRawType(assignableTo(Map.class.getName())
