@@ -8,7 +8,7 @@ import io.sluice.dstream.testing.Collected;
 import io.sluice.dstream.testing.StreamTester;
 import io.sluice.rdd.Time;
 import io.sluice.state.State;
-import io.sluice.state.StateCodec;
+import io.sluice.state.internal.StateCodec;
 import io.sluice.state.StateSpec;
 import io.sluice.state.internal.StateVersion;
 import java.io.ByteArrayInputStream;
