@@ -1,7 +1,7 @@
 package io.sluice.dstream;
 
 import io.sluice.dstream.internal.recovery.Recovery;
-import io.sluice.recovery.CheckpointStore;
+import io.sluice.recovery.internal.CheckpointStore;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

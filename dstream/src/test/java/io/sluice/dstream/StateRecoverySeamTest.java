@@ -8,7 +8,7 @@ import io.sluice.testkit.Collected;
 import io.sluice.testkit.StreamTester;
 import io.sluice.rdd.Time;
 import io.sluice.state.State;
-import io.sluice.state.StateCodec;
+import io.sluice.state.internal.StateCodec;
 import io.sluice.state.StateSpec;
 import io.sluice.state.internal.StateVersion;
 import java.io.ByteArrayInputStream;

@@ -1,7 +1,6 @@
 package io.sluice.state;
 
 import io.sluice.rdd.Time;
-import io.sluice.state.internal.MappingFunction;
 import java.time.Duration;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -36,32 +35,27 @@ import org.apache.spark.api.java.function.Function4;
  * @param <M> type of the records the function emits
  */
 public final class StateSpec<K, V, S, M> {
-    private final MappingFunction<K, V, S, M> function;
     private final Object userFunction;
     private JavaPairRDD<K, S> initialState;
     private Partitioner partitioner;
     private Integer numPartitions;
     private Duration timeout;
 
-    private StateSpec(MappingFunction<K, V, S, M> function, Object userFunction) {
-        this.function = function;
+    private StateSpec(Object userFunction) {
         this.userFunction = userFunction;
     }
 
     /** A spec whose function emits exactly one record per call (also for timeouts). */
     public static <K, V, S, M> StateSpec<K, V, S, M> function(Function3<K, Optional<V>, State<S>, M> f) {
         requireFunction(f);
-        return new StateSpec<>((time, key, value, state) -> f.call(key, value, state), f);
+        return new StateSpec<>(f);
     }
 
     /** A spec whose function also gets the batch time and emits a record only when it returns one. */
     public static <K, V, S, M> StateSpec<K, V, S, M> function(
             Function4<Time, K, Optional<V>, State<S>, Optional<M>> f) {
         requireFunction(f);
-        return new StateSpec<>((time, key, value, state) -> {
-            Optional<M> out = f.call(time, key, value, state);
-            return out != null && out.isPresent() ? out.get() : MappingFunction.NONE;
-        }, f);
+        return new StateSpec<>(f);
     }
 
     private static void requireFunction(Object f) {
@@ -110,11 +104,7 @@ public final class StateSpec<K, V, S, M> {
 
     // ---- read by the engine -------------------------------------------------------------------------------
 
-    public MappingFunction<K, V, S, M> mappingFunction() {
-        return function;
-    }
-
-    /** The function as the user wrote it (checked for serializability at start). */
+    /** The function as the user wrote it: a {@code Function3} or a {@code Function4}. */
     public Object userFunction() {
         return userFunction;
     }

@@ -2,8 +2,8 @@ package io.sluice.dstream.internal.recovery;
 
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.StreamGraph;
-import io.sluice.recovery.Checkpoint;
-import io.sluice.recovery.StateCheckpoint;
+import io.sluice.recovery.internal.Checkpoint;
+import io.sluice.recovery.internal.StateCheckpoint;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.sluice.dstream.internal.recovery;
 
 import io.sluice.dstream.internal.Operator;
 import io.sluice.rdd.Time;
-import io.sluice.recovery.StateCheckpoint;
+import io.sluice.recovery.internal.StateCheckpoint;
 import java.util.Optional;
 
 /**

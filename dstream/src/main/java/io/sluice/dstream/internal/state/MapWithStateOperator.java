@@ -6,6 +6,7 @@ import io.sluice.rdd.internal.Transforms;
 import io.sluice.state.StateSpec;
 import io.sluice.state.internal.MapWithStateBatch;
 import io.sluice.state.internal.MapWithStateTransition;
+import io.sluice.state.internal.MappingFunction;
 import io.sluice.state.internal.StatePartitioning;
 import io.sluice.state.internal.StateRDD;
 import io.sluice.state.internal.StateVersion;
@@ -33,7 +34,7 @@ public final class MapWithStateOperator<K, V, S, M> extends StatefulOperator<K, 
 
     @Override
     protected StateRDD.Transition<Object, Tuple2<K, V>, MapWithStateBatch<K, S, M>> transition(Time time) {
-        MapWithStateTransition<K, V, S, M> t = new MapWithStateTransition<>(spec.mappingFunction(), timeoutMillis,
+        MapWithStateTransition<K, V, S, M> t = new MapWithStateTransition<>(MappingFunction.of(spec), timeoutMillis,
                 describe());
         long at = time.milliseconds();
         boolean timed = timed();

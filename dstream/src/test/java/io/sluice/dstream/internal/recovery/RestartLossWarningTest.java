@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.rdd.Time;
-import io.sluice.recovery.Checkpoint;
-import io.sluice.recovery.RecoveryPlan;
+import io.sluice.recovery.internal.Checkpoint;
+import io.sluice.recovery.internal.RecoveryPlan;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

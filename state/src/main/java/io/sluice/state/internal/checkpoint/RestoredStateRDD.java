@@ -2,8 +2,8 @@ package io.sluice.state.internal.checkpoint;
 
 import io.sluice.rdd.internal.ClassTags;
 import io.sluice.rdd.Time;
-import io.sluice.recovery.HadoopFiles;
-import io.sluice.recovery.StateFile;
+import io.sluice.recovery.internal.HadoopFiles;
+import io.sluice.recovery.internal.StateFile;
 import io.sluice.state.internal.StateVersion;
 import java.io.IOException;
 import java.io.Serializable;

@@ -4,8 +4,8 @@ import io.sluice.rdd.internal.Jobs;
 import io.sluice.rdd.internal.PartitionFunction;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.Transforms;
-import io.sluice.recovery.HadoopFiles;
-import io.sluice.recovery.StateFile;
+import io.sluice.recovery.internal.HadoopFiles;
+import io.sluice.recovery.internal.StateFile;
 import io.sluice.state.internal.StateVersion;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -45,7 +45,7 @@ public final class StateCheckpointJob {
         List<StateFile> files = new ArrayList<>();
         for (Tuple3<Integer, Boolean, Long> w : written) {
             files.add(new StateFile(w._1(), time, w._2(),
-                    io.sluice.recovery.CheckpointStore.stateFilePath(operatorId, time, w._2(), w._1()), w._3()));
+                    io.sluice.recovery.internal.CheckpointStore.stateFilePath(operatorId, time, w._2(), w._1()), w._3()));
         }
         files.sort(Comparator.comparingInt(StateFile::partition));
         return files;

@@ -2,7 +2,7 @@ package io.sluice.state.internal.checkpoint;
 
 import com.github.luben.zstd.ZstdInputStream;
 import com.github.luben.zstd.ZstdOutputStream;
-import io.sluice.state.StateCodec;
+import io.sluice.state.internal.StateCodec;
 import io.sluice.state.internal.StateVersion;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

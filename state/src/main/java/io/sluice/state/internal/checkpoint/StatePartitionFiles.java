@@ -1,10 +1,10 @@
 package io.sluice.state.internal.checkpoint;
 
 import io.sluice.rdd.Time;
-import io.sluice.recovery.CheckpointStore;
-import io.sluice.recovery.HadoopFiles;
-import io.sluice.recovery.StateFile;
-import io.sluice.state.StateCodec;
+import io.sluice.recovery.internal.CheckpointStore;
+import io.sluice.recovery.internal.HadoopFiles;
+import io.sluice.recovery.internal.StateFile;
+import io.sluice.state.internal.StateCodec;
 import io.sluice.state.internal.StateVersion;
 import java.io.IOException;
 import java.io.InputStream;

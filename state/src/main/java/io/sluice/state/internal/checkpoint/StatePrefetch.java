@@ -1,10 +1,10 @@
 package io.sluice.state.internal.checkpoint;
 
-import io.sluice.recovery.Checkpoint;
-import io.sluice.recovery.CheckpointStore;
-import io.sluice.recovery.HadoopCheckpointStorage;
-import io.sluice.recovery.StateCheckpoint;
-import io.sluice.recovery.StateFile;
+import io.sluice.recovery.internal.Checkpoint;
+import io.sluice.recovery.internal.CheckpointStore;
+import io.sluice.recovery.internal.HadoopCheckpointStorage;
+import io.sluice.recovery.internal.StateCheckpoint;
+import io.sluice.recovery.internal.StateFile;
 import io.sluice.state.internal.StateVersion;
 import java.util.Collection;
 import java.util.HashSet;

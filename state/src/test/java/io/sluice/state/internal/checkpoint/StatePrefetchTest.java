@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.sluice.rdd.Time;
-import io.sluice.recovery.Checkpoint;
-import io.sluice.recovery.CheckpointStore;
-import io.sluice.recovery.HadoopCheckpointStorage;
-import io.sluice.recovery.StateCheckpoint;
-import io.sluice.recovery.StateFile;
+import io.sluice.recovery.internal.Checkpoint;
+import io.sluice.recovery.internal.CheckpointStore;
+import io.sluice.recovery.internal.HadoopCheckpointStorage;
+import io.sluice.recovery.internal.StateCheckpoint;
+import io.sluice.recovery.internal.StateFile;
 import io.sluice.state.internal.MapWithStateTransition;
 import io.sluice.state.internal.MappingFunction;
 import io.sluice.state.internal.StateVersion;

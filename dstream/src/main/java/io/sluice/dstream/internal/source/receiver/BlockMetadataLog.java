@@ -1,9 +1,9 @@
 package io.sluice.dstream.internal.source.receiver;
 
 import io.sluice.rdd.Time;
-import io.sluice.recovery.wal.FileWriteAheadLog;
-import io.sluice.recovery.wal.LoggedRecord;
-import io.sluice.recovery.wal.WriteAheadLog;
+import io.sluice.recovery.internal.wal.FileWriteAheadLog;
+import io.sluice.recovery.internal.wal.LoggedRecord;
+import io.sluice.recovery.internal.wal.WriteAheadLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -215,7 +215,7 @@ public final class ReceiverTracker {
         }
         for (org.apache.hadoop.fs.FileStatus dir : fs.listStatus(root)) {
             if (dir.isDirectory()) {
-                try (var log = io.sluice.recovery.wal.FileWriteAheadLog.open(dir.getPath().toString(),
+                try (var log = io.sluice.recovery.internal.wal.FileWriteAheadLog.open(dir.getPath().toString(),
                         sc.hadoopConfiguration())) {
                     log.clean(threshold);
                 }

@@ -2,8 +2,8 @@ package io.sluice.dstream.internal.source.receiver;
 
 import io.sluice.rdd.internal.ClassTags;
 import io.sluice.dstream.internal.Rdds;
-import io.sluice.recovery.wal.FileWriteAheadLog;
-import io.sluice.recovery.wal.RecordHandle;
+import io.sluice.recovery.internal.wal.FileWriteAheadLog;
+import io.sluice.recovery.internal.wal.RecordHandle;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;

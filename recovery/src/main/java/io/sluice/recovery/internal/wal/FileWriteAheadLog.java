@@ -1,7 +1,7 @@
-package io.sluice.recovery.wal;
+package io.sluice.recovery.internal.wal;
 
 import io.sluice.rdd.Time;
-import io.sluice.recovery.HadoopFiles;
+import io.sluice.recovery.internal.HadoopFiles;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.sluice.recovery;
+package io.sluice.recovery.internal;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.rdd.Time;
+import io.sluice.recovery.UnusableCheckpointException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.sluice.recovery;
+package io.sluice.recovery.internal;
 
 import io.sluice.rdd.Time;
 import java.time.Duration;

@@ -1,10 +1,11 @@
-package io.sluice.recovery;
+package io.sluice.recovery.internal;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.recovery.UnusableCheckpointException;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;

@@ -1,8 +1,9 @@
-package io.sluice.recovery;
+package io.sluice.recovery.internal;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import io.sluice.rdd.Time;
+import io.sluice.recovery.UnusableCheckpointException;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.sluice.recovery.wal;
+package io.sluice.recovery.internal.wal;
 
 import java.util.Optional;
 import java.util.regex.Matcher;

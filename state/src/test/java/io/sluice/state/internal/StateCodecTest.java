@@ -1,13 +1,10 @@
-package io.sluice.state;
+package io.sluice.state.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.state.internal.MapWithStateTransition;
-import io.sluice.state.internal.MappingFunction;
-import io.sluice.state.internal.StateVersion;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,6 +1,7 @@
-package io.sluice.recovery;
+package io.sluice.recovery.internal;
 
 import io.sluice.rdd.Time;
+import io.sluice.recovery.UnusableCheckpointException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;

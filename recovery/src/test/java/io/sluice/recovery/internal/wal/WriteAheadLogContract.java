@@ -1,4 +1,4 @@
-package io.sluice.recovery.wal;
+package io.sluice.recovery.internal.wal;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;

@@ -1,12 +1,10 @@
-package io.sluice.state;
+package io.sluice.state.internal;
 
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import io.sluice.rdd.internal.KryoRegistrations;
-import io.sluice.state.internal.StateLoader;
-import io.sluice.state.internal.StateVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,4 +1,4 @@
-package io.sluice.recovery;
+package io.sluice.recovery.internal;
 
 import java.io.FileNotFoundException;
 import java.util.ArrayList;

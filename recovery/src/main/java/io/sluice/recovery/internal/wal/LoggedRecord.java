@@ -1,4 +1,4 @@
-package io.sluice.recovery.wal;
+package io.sluice.recovery.internal.wal;
 
 import io.sluice.rdd.Time;
 

@@ -1,4 +1,4 @@
-package io.sluice.recovery;
+package io.sluice.recovery.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
