@@ -30,7 +30,7 @@ import org.apache.spark.storage.StorageLevel;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.recovery.Recovery;
-import io.sluice.recovery.state.StatePrefetch;
+import io.sluice.state.internal.checkpoint.StatePrefetch;
 import io.sluice.dstream.scheduler.StreamingListener;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,6 +41,7 @@ import org.apache.spark.api.java.function.Function;
 import org.apache.spark.api.java.function.Function0;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.SparkConf;
 
 /**
  * The entry point of a streaming application: creates input streams, runs batches every batch interval, and
@@ -104,12 +105,21 @@ public final class StreamingContext {
         return new StreamingContextBuilder();
     }
 
+    /**
+     * The equivalent of {@code new JavaStreamingContext(sparkConf, batchInterval)}: a SparkContext from {@code
+     * sparkConf} with Sluice's defaults ({@code local[*]} unless a master is set), or the running one adopted, as
+     * {@link #builder()} does.
+     */
+    public static StreamingContext create(SparkConf sparkConf, Duration batchInterval) {
+        return builder().conf(sparkConf).batchInterval(batchInterval).build();
+    }
+
     /** Adopts a running SparkContext (a notebook's, or the one spark-submit made); its settings stay as they are. */
     public static StreamingContext create(JavaSparkContext sc, Duration batchInterval) {
         return new StreamingContext(sc, false, batchInterval, Clock.system());
     }
 
-    /** As {@link #create(JavaSparkContext, Duration)}, with the given clock (a {@link ManualClock} in tests). */
+    /** As {@link #create(JavaSparkContext, Duration)}, with the given clock (a test kit's ManualClock in tests). */
     public static StreamingContext create(JavaSparkContext sc, Duration batchInterval, Clock clock) {
         return new StreamingContext(sc, false, batchInterval, clock);
     }

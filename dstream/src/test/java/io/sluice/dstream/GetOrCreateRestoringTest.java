@@ -3,7 +3,8 @@ package io.sluice.dstream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.dstream.scheduler.StreamingListener;
-import io.sluice.dstream.testing.SharedSpark;
+import io.sluice.testkit.ManualClock;
+import io.sluice.testkit.SharedSpark;
 import io.sluice.rdd.Time;
 import java.nio.file.Files;
 import java.nio.file.Path;

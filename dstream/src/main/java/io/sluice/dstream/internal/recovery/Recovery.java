@@ -13,7 +13,7 @@ import io.sluice.recovery.HadoopCheckpointStorage;
 import io.sluice.recovery.RecoveryPlan;
 import io.sluice.recovery.StateFile;
 import io.sluice.recovery.UnusableCheckpointException;
-import io.sluice.recovery.state.StatePrefetch;
+import io.sluice.state.internal.checkpoint.StatePrefetch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
