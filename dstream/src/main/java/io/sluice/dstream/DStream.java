@@ -3,7 +3,6 @@ package io.sluice.dstream;
 import io.sluice.rdd.Time;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Operator;
-import io.sluice.dstream.internal.UserFunctions;
 import io.sluice.dstream.internal.OutputOperation;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.internal.sink.TextFileSink;
@@ -47,11 +46,11 @@ public class DStream<T> extends DStreamLike<T, JavaRDD<T>> {
     }
 
     public DStream<T> filter(Function<T, Boolean> f) {
-        return derive("filter", f, rdd -> Transforms.filter(rdd, UserFunctions.function(f)));
+        return derive("filter", f, (rdd, fns) -> Transforms.filter(rdd, fns.function(f)));
     }
 
     public DStream<T> repartition(int numPartitions) {
-        return derive("repartition", null, rdd -> rdd.repartition(numPartitions));
+        return derive("repartition", null, (rdd, fns) -> rdd.repartition(numPartitions));
     }
 
     public DStream<T> union(DStream<T> other) {

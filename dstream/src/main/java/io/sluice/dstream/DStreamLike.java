@@ -1,5 +1,6 @@
 package io.sluice.dstream;
 
+import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Operator;
@@ -70,32 +71,32 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
     // ---- element-wise ---------------------------------------------------------------------------------
 
     public <U> DStream<U> map(Function<T, U> f) {
-        return derive("map", f, rdd -> Transforms.map(rdd, UserFunctions.function(f)));
+        return derive("map", f, (rdd, fns) -> Transforms.map(rdd, fns.function(f)));
     }
 
     public <U> DStream<U> flatMap(FlatMapFunction<T, U> f) {
-        return derive("flatMap", f, rdd -> Transforms.flatMap(rdd, UserFunctions.flatMap(f)));
+        return derive("flatMap", f, (rdd, fns) -> Transforms.flatMap(rdd, fns.flatMap(f)));
     }
 
     public <U> DStream<U> mapPartitions(FlatMapFunction<Iterator<T>, U> f) {
-        return derive("mapPartitions", f, rdd -> Transforms.mapPartitions(rdd, UserFunctions.flatMap(f), false));
+        return derive("mapPartitions", f, (rdd, fns) -> Transforms.mapPartitions(rdd, fns.flatMap(f), false));
     }
 
     public <K, V> PairDStream<K, V> mapToPair(PairFunction<T, K, V> f) {
-        return derivePairs("mapToPair", f, rdd -> Transforms.mapToPair(rdd, UserFunctions.pair(f)));
+        return derivePairs("mapToPair", f, (rdd, fns) -> Transforms.mapToPair(rdd, fns.pair(f)));
     }
 
     public <K, V> PairDStream<K, V> flatMapToPair(PairFlatMapFunction<T, K, V> f) {
-        return derivePairs("flatMapToPair", f, rdd -> Transforms.flatMapToPair(rdd, UserFunctions.pairFlatMap(f)));
+        return derivePairs("flatMapToPair", f, (rdd, fns) -> Transforms.flatMapToPair(rdd, fns.pairFlatMap(f)));
     }
 
     public <K, V> PairDStream<K, V> mapPartitionsToPair(PairFlatMapFunction<Iterator<T>, K, V> f) {
-        return derivePairs("mapPartitionsToPair", f, rdd -> Transforms.mapPartitionsToPair(rdd, UserFunctions.pairFlatMap(f), false));
+        return derivePairs("mapPartitionsToPair", f, (rdd, fns) -> Transforms.mapPartitionsToPair(rdd, fns.pairFlatMap(f), false));
     }
 
     /** Each partition of each batch as one list. */
     public DStream<List<T>> glom() {
-        return derive("glom", null, JavaRDD::glom);
+        return derive("glom", null, (rdd, fns) -> rdd.glom());
     }
 
     // ---- aggregations, one element (or none) per batch ------------------------------------------------
@@ -103,13 +104,13 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
     /** The number of records in each batch, as a one-element RDD (one stage; no shuffle). */
     public DStream<Long> count() {
         return derive("count", null,
-                rdd -> DriverValuesRDD.of(rdd.context(), () -> List.of(Jobs.count(rdd.rdd()))));
+                (rdd, fns) -> DriverValuesRDD.of(rdd.context(), () -> List.of(Jobs.count(rdd.rdd()))));
     }
 
     /** Each batch reduced to one element; an empty batch gives an empty RDD. */
     public DStream<T> reduce(Function2<T, T, T> f) {
-        return derive("reduce", f, rdd -> {
-            Function2<T, T, T> g = UserFunctions.function2(f);
+        return derive("reduce", f, (rdd, fns) -> {
+            Function2<T, T, T> g = fns.function2(f);
             return DriverValuesRDD.of(rdd.context(), () -> {
                 List<T> partials = Jobs.collect(Transforms.mapPartitions(rdd, (Iterator<T> it) -> {
                     if (!it.hasNext()) {
@@ -140,29 +141,29 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
 
     public PairDStream<T, Long> countByValue(int numPartitions) {
         return derivePairs("countByValue", null,
-                rdd -> Aggregations.reduceByKey(Transforms.mapToPair(rdd, x -> new Tuple2<>(x, 1L)), Long::sum,
+                (rdd, fns) -> Aggregations.reduceByKey(Transforms.mapToPair(rdd, x -> new Tuple2<>(x, 1L)), Long::sum,
                         new HashPartitioner(numPartitions)));
     }
 
     // ---- arbitrary RDD functions ------------------------------------------------------------------------
 
     public <U> DStream<U> transform(Function<R, JavaRDD<U>> f) {
-        return new DStream<>(context, DerivedOperator.of("transform", operator, f, (rdd, time) -> f.call(view(rdd))));
+        return new DStream<>(context, DerivedOperator.of("transform", operator, f, (rdd, time, fns) -> f.call(view(rdd))));
     }
 
     public <U> DStream<U> transform(Function2<R, Time, JavaRDD<U>> f) {
         return new DStream<>(context, DerivedOperator.of("transform", operator, f,
-                (rdd, time) -> f.call(view(rdd), time)));
+                (rdd, time, fns) -> f.call(view(rdd), time)));
     }
 
     public <K, V> PairDStream<K, V> transformToPair(Function<R, JavaPairRDD<K, V>> f) {
         return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>of("transformToPair", operator, f,
-                (rdd, time) -> Rdds.tuples(f.call(view(rdd)))));
+                (rdd, time, fns) -> Rdds.tuples(f.call(view(rdd)))));
     }
 
     public <K, V> PairDStream<K, V> transformToPair(Function2<R, Time, JavaPairRDD<K, V>> f) {
         return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>of("transformToPair", operator, f,
-                (rdd, time) -> Rdds.tuples(f.call(view(rdd), time))));
+                (rdd, time, fns) -> Rdds.tuples(f.call(view(rdd), time))));
     }
 
     public <U, W> DStream<W> transformWith(DStream<U> other, Function3<R, JavaRDD<U>, Time, JavaRDD<W>> f) {
@@ -206,9 +207,7 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
 
     /** The latest time of this stream's batch grid (zero time plus whole slides) that is not after {@code time}. */
     private Time onSlideGrid(Time time) {
-        long zero = operator.zeroTime().milliseconds();
-        long slide = operator.slide().toMillis();
-        return new Time(zero + Math.floorDiv(time.milliseconds() - zero, slide) * slide);
+        return new BatchGrid(operator.zeroTime(), operator.slide()).floor(time);
     }
 
     /** This stream's RDD for one batch time, computing it if needed (empty when the time is not on the slide). */
@@ -311,12 +310,12 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
 
     @FunctionalInterface
     interface RddFunction<A, B> {
-        JavaRDD<B> apply(JavaRDD<A> rdd) throws Exception;
+        JavaRDD<B> apply(JavaRDD<A> rdd, UserFunctions fns) throws Exception;
     }
 
     @FunctionalInterface
     interface PairRddFunction<A, K, V> {
-        JavaPairRDD<K, V> apply(JavaRDD<A> rdd) throws Exception;
+        JavaPairRDD<K, V> apply(JavaRDD<A> rdd, UserFunctions fns) throws Exception;
     }
 
     @FunctionalInterface
@@ -325,18 +324,18 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
     }
 
     <U> DStream<U> derive(String kind, Object userFunction, RddFunction<T, U> f) {
-        return new DStream<>(context, DerivedOperator.of(kind, operator, userFunction, (rdd, time) -> f.apply(rdd)));
+        return new DStream<>(context, DerivedOperator.of(kind, operator, userFunction, (rdd, time, fns) -> f.apply(rdd, fns)));
     }
 
     <K, V> PairDStream<K, V> derivePairs(String kind, Object userFunction, PairRddFunction<T, K, V> f) {
         return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>of(kind, operator, userFunction,
-                (rdd, time) -> Rdds.tuples(f.apply(rdd))));
+                (rdd, time, fns) -> Rdds.tuples(f.apply(rdd, fns))));
     }
 
     <U, W> DerivedOperator<W> combine(String kind, DStreamLike<U, ?> other, Object userFunction, TwoRddFunction<T, U, W> f) {
         List<Operator<?>> parents = new ArrayList<>(List.of(operator, other.operator()));
-        List<Object> fns = userFunction == null ? List.of() : List.of(userFunction);
-        return new DerivedOperator<>(kind, parents, fns, (rdds, time) -> {
+        List<Object> userFunctions = userFunction == null ? List.of() : List.of(userFunction);
+        return new DerivedOperator<>(kind, parents, userFunctions, (rdds, time, fns) -> {
             @SuppressWarnings("unchecked")
             JavaRDD<T> a = (JavaRDD<T>) rdds.get(0);
             @SuppressWarnings("unchecked")

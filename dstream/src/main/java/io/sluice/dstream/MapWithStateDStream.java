@@ -30,7 +30,7 @@ public final class MapWithStateDStream<K, V, S, M> extends DStream<M> {
     /** The state of every key after each batch, as (key, state) pairs. */
     public PairDStream<K, S> stateSnapshots() {
         return new PairDStream<>(context, DerivedOperator.<M, Tuple2<K, S>>of("stateSnapshots", state, null,
-                (ignored, time) -> state.snapshots(time).orElseThrow(() -> new OperatorException(state, time,
+                (ignored, time, fns) -> state.snapshots(time).orElseThrow(() -> new OperatorException(state, time,
                         new IllegalStateException("no state at this batch")))));
     }
 

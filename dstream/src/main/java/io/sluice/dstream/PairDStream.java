@@ -60,11 +60,11 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
     // ---- operations that keep the stream's type ------------------------------------------------------
 
     public PairDStream<K, V> filter(Function<Tuple2<K, V>, Boolean> f) {
-        return byKey("filter", f, rdd -> Transforms.filter(rdd, UserFunctions.function(f)));
+        return byKey("filter", f, (rdd, fns) -> Transforms.filter(rdd, fns.function(f)));
     }
 
     public PairDStream<K, V> repartition(int numPartitions) {
-        return byKey("repartition", null, rdd -> rdd.repartition(numPartitions));
+        return byKey("repartition", null, (rdd, fns) -> rdd.repartition(numPartitions));
     }
 
     public PairDStream<K, V> union(PairDStream<K, V> other) {
@@ -100,11 +100,11 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
     // ---- per-key values ---------------------------------------------------------------------------------
 
     public <U> PairDStream<K, U> mapValues(Function<V, U> f) {
-        return byKey("mapValues", f, rdd -> Transforms.mapValues(rdd, UserFunctions.function(f)));
+        return byKey("mapValues", f, (rdd, fns) -> Transforms.mapValues(rdd, fns.function(f)));
     }
 
     public <U> PairDStream<K, U> flatMapValues(FlatMapFunction<V, U> f) {
-        return byKey("flatMapValues", f, rdd -> Transforms.flatMapValues(rdd, UserFunctions.flatMap(f)));
+        return byKey("flatMapValues", f, (rdd, fns) -> Transforms.flatMapValues(rdd, fns.flatMap(f)));
     }
 
     // ---- shuffles ---------------------------------------------------------------------------------------
@@ -118,7 +118,7 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
     }
 
     public PairDStream<K, V> reduceByKey(Function2<V, V, V> f, Partitioner partitioner) {
-        return byKey("reduceByKey", f, rdd -> Aggregations.reduceByKey(rdd, UserFunctions.function2(f), partitioner));
+        return byKey("reduceByKey", f, (rdd, fns) -> Aggregations.reduceByKey(rdd, fns.function2(f), partitioner));
     }
 
     public PairDStream<K, Iterable<V>> groupByKey() {
@@ -130,7 +130,7 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
     }
 
     public PairDStream<K, Iterable<V>> groupByKey(Partitioner partitioner) {
-        return byKey("groupByKey", null, rdd -> rdd.groupByKey(partitioner));
+        return byKey("groupByKey", null, (rdd, fns) -> rdd.groupByKey(partitioner));
     }
 
     public <C> PairDStream<K, C> combineByKey(Function<V, C> createCombiner, Function2<C, V, C> mergeValue,
@@ -141,10 +141,10 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
     public <C> PairDStream<K, C> combineByKey(Function<V, C> createCombiner, Function2<C, V, C> mergeValue,
             Function2<C, C, C> mergeCombiners, Partitioner partitioner, boolean mapSideCombine) {
         return new PairDStream<>(context, DerivedOperator.<Tuple2<K, V>, Tuple2<K, C>>of("combineByKey", operator(),
-                List.of(createCombiner, mergeValue, mergeCombiners), (rdd, time) -> {
-                    Function<V, C> create = UserFunctions.function(createCombiner);
-                    Function2<C, V, C> merge = UserFunctions.function2(mergeValue);
-                    Function2<C, C, C> combine = UserFunctions.function2(mergeCombiners);
+                List.of(createCombiner, mergeValue, mergeCombiners), (rdd, time, fns) -> {
+                    Function<V, C> create = fns.function(createCombiner);
+                    Function2<C, V, C> merge = fns.function2(mergeValue);
+                    Function2<C, C, C> combine = fns.function2(mergeCombiners);
                     return Rdds.tuples(mapSideCombine
                             ? Aggregations.combineByKey(Rdds.pairs(rdd), create, merge, combine, partitioner)
                             : Rdds.pairs(rdd).combineByKey(create, merge, combine, partitioner, false,
@@ -352,7 +352,7 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
 
     @FunctionalInterface
     interface PairFunction<K, V, K2, V2> {
-        JavaPairRDD<K2, V2> apply(JavaPairRDD<K, V> rdd) throws Exception;
+        JavaPairRDD<K2, V2> apply(JavaPairRDD<K, V> rdd, UserFunctions fns) throws Exception;
     }
 
     @FunctionalInterface
@@ -362,7 +362,7 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
 
     <U> PairDStream<K, U> byKey(String kind, Object userFunction, PairFunction<K, V, K, U> f) {
         return new PairDStream<>(context, DerivedOperator.<Tuple2<K, V>, Tuple2<K, U>>of(kind, operator(),
-                userFunction, (rdd, time) -> Rdds.tuples(f.apply(Rdds.pairs(rdd)))));
+                userFunction, (rdd, time, fns) -> Rdds.tuples(f.apply(Rdds.pairs(rdd), fns))));
     }
 
     <W, R> PairDStream<K, R> joined(String kind, PairDStream<K, W> other, JoinFunction<K, V, W, R> f) {

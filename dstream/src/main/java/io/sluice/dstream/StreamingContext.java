@@ -1,6 +1,8 @@
 package io.sluice.dstream;
 
+import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.internal.Deadline;
 import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.internal.SourceOperator;
 import io.sluice.dstream.internal.scheduler.BatchScheduler;
@@ -309,7 +311,7 @@ public final class StreamingContext {
         }
         List<Operator<?>> parents = new ArrayList<>();
         streams.forEach(s -> parents.add(s.operator()));
-        return new DerivedOperator<T>("union", parents, List.of(), (rdds, time) -> {
+        return new DerivedOperator<T>("union", parents, List.of(), (rdds, time, fns) -> {
             @SuppressWarnings("unchecked")
             JavaRDD<T>[] all = rdds.toArray(JavaRDD[]::new);
             return sc.union(all);
@@ -431,7 +433,7 @@ public final class StreamingContext {
                         + "(app '" + ACTIVE.get().sc.appName() + "'); stop it before starting a new one");
             }
             try {
-                Time first = new Time(clock.millis()).floor(batchInterval).plus(batchInterval);
+                Time first = BatchGrid.startingAt(new Time(clock.millis()), batchInterval).first();
                 List<Time> rerun = List.of();
                 List<BatchScheduler.BatchObserver> observers = List.of();
                 if (checkpointDirectory != null) {
@@ -524,14 +526,13 @@ public final class StreamingContext {
 
     /** As {@link #awaitTermination()}, but gives up after {@code timeout}; returns whether it stopped. */
     public boolean awaitTerminationOrTimeout(Duration timeout) throws InterruptedException {
-        long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
+        Deadline deadline = Deadline.after(timeout);
         synchronized (termination) {
-            while (state != StreamingContextState.STOPPED && error == null) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
+            if (!deadline.await(termination, () -> state == StreamingContextState.STOPPED || error != null)) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("interrupted while awaiting the streaming context's termination");
                 }
-                termination.wait(timeout == null ? 0 : Math.max(1, left / 1_000_000));
+                return false;
             }
         }
         Throwable e = error;

@@ -14,10 +14,13 @@ import org.apache.spark.api.java.JavaRDD;
  * this operator.
  */
 public final class DerivedOperator<T> extends Operator<T> {
-    /** Builds the batch's RDD on the driver from the parents' RDDs, in the order the parents were given. */
+    /**
+     * Builds the batch's RDD on the driver from the parents' RDDs, in the order the parents were given; user
+     * functions shipped to tasks are wrapped with {@code functions} so that their failures name the batch.
+     */
     @FunctionalInterface
     public interface BatchFunction<T> {
-        JavaRDD<T> apply(List<JavaRDD<?>> parents, Time time) throws Exception;
+        JavaRDD<T> apply(List<JavaRDD<?>> parents, Time time, UserFunctions functions) throws Exception;
     }
 
     private final BatchFunction<T> function;
@@ -31,16 +34,16 @@ public final class DerivedOperator<T> extends Operator<T> {
     public static <P, T> DerivedOperator<T> of(String kind, Operator<P> parent, Object userFunction,
             OneParent<P, T> function) {
         List<Object> fns = userFunction == null ? List.of() : List.of(userFunction);
-        return new DerivedOperator<>(kind, List.of(parent), fns, (rdds, time) -> {
+        return new DerivedOperator<>(kind, List.of(parent), fns, (rdds, time, functions) -> {
             @SuppressWarnings("unchecked")
             JavaRDD<P> rdd = (JavaRDD<P>) rdds.get(0);
-            return function.apply(rdd, time);
+            return function.apply(rdd, time, functions);
         });
     }
 
     @FunctionalInterface
     public interface OneParent<P, T> {
-        JavaRDD<T> apply(JavaRDD<P> parent, Time time) throws Exception;
+        JavaRDD<T> apply(JavaRDD<P> parent, Time time, UserFunctions functions) throws Exception;
     }
 
     @Override
@@ -68,7 +71,7 @@ public final class DerivedOperator<T> extends Operator<T> {
             rdds.add(rdd.get());
         }
         try {
-            return Optional.of(function.apply(rdds, time));
+            return Optional.of(function.apply(rdds, time, UserFunctions.building(describe(), time)));
         } catch (OperatorException e) {
             throw e;
         } catch (Exception e) {

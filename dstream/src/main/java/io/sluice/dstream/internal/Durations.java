@@ -7,11 +7,6 @@ public final class Durations {
     private Durations() {
     }
 
-    public static boolean isMultiple(Duration d, Duration unit) {
-        long u = unit.toMillis();
-        return u > 0 && d.toMillis() % u == 0;
-    }
-
     public static Duration requirePositiveMillis(Duration d, String what) {
         if (d == null || d.toMillis() <= 0 || !d.equals(Duration.ofMillis(d.toMillis()))) {
             throw new IllegalArgumentException(what + " must be a positive whole number of milliseconds, was " + d);

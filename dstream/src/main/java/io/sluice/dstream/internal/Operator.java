@@ -1,14 +1,11 @@
 package io.sluice.dstream.internal;
 
+import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
-import io.sluice.rdd.internal.Lineage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.storage.StorageLevel;
 
@@ -27,14 +24,14 @@ public abstract class Operator<T> {
     private final String callSite;
     private final List<Operator<?>> parents;
     private final List<Object> userFunctions;
-    private final NavigableMap<Time, JavaRDD<T>> generated = new ConcurrentSkipListMap<>();
+    private final RddSeries<T> generated = new RddSeries<>();
 
     private volatile String name;
     private volatile StorageLevel storageLevel = StorageLevel.NONE();
     private volatile Duration checkpointInterval;
     private volatile Duration rememberDuration;
     private volatile Time zeroTime;
-    private volatile JavaRDD<T> lineageAnchor; // newest forgotten cut RDD; see clearOlderThanNeeded
+    private volatile BatchGrid grid; // zero time and slide
 
     protected Operator(StreamGraph graph, String kind, List<Operator<?>> parents, List<?> userFunctions) {
         this.graph = graph;
@@ -66,13 +63,13 @@ public abstract class Operator<T> {
     /** Checks this operator's own settings at start; returns what is wrong, if anything. */
     protected List<String> validate(Duration batchInterval) {
         List<String> problems = new ArrayList<>();
-        if (!Durations.isMultiple(slide(), batchInterval)) {
+        if (!BatchGrid.isMultiple(slide(), batchInterval)) {
             problems.add(describe() + ": its slide " + Durations.show(slide())
                     + " is not a multiple of the batch interval " + Durations.show(batchInterval)
                     + "; make every window length and slide a multiple of the batch interval");
         }
         Duration checkpoint = checkpointInterval;
-        if (checkpoint != null && !Durations.isMultiple(checkpoint, slide())) {
+        if (checkpoint != null && !BatchGrid.isMultiple(checkpoint, slide())) {
             problems.add(describe() + ": its checkpoint interval " + Durations.show(checkpoint)
                     + " is not a multiple of its slide " + Durations.show(slide())
                     + "; pass checkpoint(...) a multiple of " + Durations.show(slide()));
@@ -85,22 +82,16 @@ public abstract class Operator<T> {
         if (!isValidTime(time)) {
             return Optional.empty();
         }
-        JavaRDD<T> existing = generated.get(time);
-        if (existing != null) {
-            return Optional.of(existing);
+        Optional<JavaRDD<T>> existing = generated.get(time);
+        if (existing.isPresent()) {
+            return existing;
         }
         Optional<JavaRDD<T>> computed = graph.withCallSite(callSite, () -> graph.isSkipped(time)
                 && this instanceof InputOperator ? Optional.of(graph.sparkContext().<T>emptyRDD())
-                : UserFunctions.building(describe(), time, () -> computeNamingFailures(time)));
+                : computeNamingFailures(time));
         computed.ifPresent(rdd -> {
             rdd.setName(describe() + " @ " + time.milliseconds());
-            if (!storageLevel.equals(StorageLevel.NONE()) && rdd.getStorageLevel().equals(StorageLevel.NONE())) {
-                rdd.persist(storageLevel);
-            }
-            if (isCheckpointTime(time) && cutsLineageOfOutput()) {
-                Lineage.cut(rdd);
-            }
-            generated.put(time, rdd);
+            generated.add(time, rdd, storageLevel, isCheckpointTime(time) && cutsLineageOfOutput());
         });
         return computed;
     }
@@ -116,12 +107,13 @@ public abstract class Operator<T> {
         }
     }
 
-    private boolean isValidTime(Time time) {
-        Time zero = zeroTime;
-        if (zero == null) {
+    /** Whether {@code time} is one of this operator's batch times (on its slide's grid). */
+    protected final boolean isValidTime(Time time) {
+        BatchGrid g = grid;
+        if (g == null) {
             throw new IllegalStateException(describe() + " asked for batch " + time + " before the context started");
         }
-        return time.isAfter(zero) && Durations.isMultiple(time.minus(zero), slide());
+        return g.contains(time);
     }
 
     /**
@@ -135,7 +127,7 @@ public abstract class Operator<T> {
     /** Whether {@code time} is one of this operator's checkpoint times. */
     protected final boolean isCheckpointTime(Time time) {
         Duration interval = checkpointInterval;
-        return interval != null && Durations.isMultiple(time.minus(zeroTime), interval);
+        return interval != null && grid.withStep(interval).isOnGrid(time);
     }
 
     /**
@@ -158,6 +150,7 @@ public abstract class Operator<T> {
         if (zeroTime != null) {
             return;
         }
+        grid = new BatchGrid(zero, slide());
         zeroTime = zero;
         if (rememberDuration == null) {
             rememberDuration = slide();
@@ -181,36 +174,14 @@ public abstract class Operator<T> {
         }
     }
 
-    /**
-     * Forgets (and unpersists) the RDDs no batch after {@code time} can need. The newest forgotten RDD whose
-     * lineage was cut stays persisted until a newer cut RDD is forgotten: the oldest remembered RDDs may still
-     * descend from it, and a local checkpoint lives only in those persisted blocks.
-     */
+    /** Forgets (and unpersists) the RDDs no batch after {@code time} can need (see {@link RddSeries}). */
     final void clearOlderThanNeeded(Time time) {
         Time oldest = time.minus(rememberDuration);
-        Map<Time, JavaRDD<T>> old = generated.headMap(oldest, true);
-        for (JavaRDD<T> rdd : old.values()) { // oldest first
-            if (Lineage.isCut(rdd)) {
-                JavaRDD<T> previousAnchor = lineageAnchor;
-                lineageAnchor = rdd;
-                if (previousAnchor != null) {
-                    Lineage.discard(previousAnchor);
-                }
-            } else {
-                release(rdd);
-            }
-        }
-        old.clear();
+        generated.forgetThrough(oldest);
         batchDone(time);
         forgetOlderThan(oldest);
         for (Operator<?> parent : parents) {
             parent.clearOlderThanNeeded(time);
-        }
-    }
-
-    private static void release(JavaRDD<?> rdd) {
-        if (!rdd.getStorageLevel().equals(StorageLevel.NONE())) {
-            rdd.unpersist(false);
         }
     }
 

@@ -2,7 +2,6 @@ package io.sluice.dstream.internal;
 
 import io.sluice.rdd.Time;
 import java.util.Iterator;
-import java.util.function.Supplier;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.api.java.function.Function2;
@@ -12,38 +11,28 @@ import scala.Tuple2;
 
 /**
  * Wraps the user functions an operator ships to tasks so that an exception they throw names the operator and
- * the batch ("map at App.java:42 failed at batch 1000 ms: ..."): Spark's own error names only the job. The
- * operator and batch are those whose RDD is being built on this thread when the wrapper is made (see {@link
- * Operator#getOrCompute}); the wrapper costs one try block per call.
+ * the batch ("map at App.java:42 failed at batch 1000 ms: ..."): Spark's own error names only the job. An
+ * operator building its RDD of a batch gets one of these for that batch (see {@link DerivedOperator}); the
+ * wrapper costs one try block per call.
  */
 public final class UserFunctions {
-    private static final ThreadLocal<String> BUILDING = new ThreadLocal<>();
+    private final String where;
 
-    private UserFunctions() {
+    private UserFunctions(String where) {
+        this.where = where;
     }
 
-    /** Runs {@code body} as the building of {@code operator}'s RDD of batch {@code time}. */
-    static <R> R building(String operator, Time time, Supplier<R> body) {
-        String previous = BUILDING.get();
-        BUILDING.set(operator + " failed at batch " + time);
-        try {
-            return body.get();
-        } finally {
-            BUILDING.set(previous);
-        }
-    }
-
-    private static String where() {
-        String w = BUILDING.get();
-        return w != null ? w : "a user function failed";
+    /** The wrappers for {@code operator}'s RDD of batch {@code time}. */
+    static UserFunctions building(String operator, Time time) {
+        return new UserFunctions(operator + " failed at batch " + time);
     }
 
     private static RuntimeException named(String where, Exception e) {
         return e instanceof UserFunctionException u ? u : new UserFunctionException(where, e);
     }
 
-    public static <T, R> Function<T, R> function(Function<T, R> f) {
-        String where = where();
+    public <T, R> Function<T, R> function(Function<T, R> f) {
+        String where = this.where; // the lambda captures the text, not this object
         return x -> {
             try {
                 return f.call(x);
@@ -53,8 +42,8 @@ public final class UserFunctions {
         };
     }
 
-    public static <A, B, R> Function2<A, B, R> function2(Function2<A, B, R> f) {
-        String where = where();
+    public <A, B, R> Function2<A, B, R> function2(Function2<A, B, R> f) {
+        String where = this.where;
         return (a, b) -> {
             try {
                 return f.call(a, b);
@@ -64,8 +53,8 @@ public final class UserFunctions {
         };
     }
 
-    public static <T, U> FlatMapFunction<T, U> flatMap(FlatMapFunction<T, U> f) {
-        String where = where();
+    public <T, U> FlatMapFunction<T, U> flatMap(FlatMapFunction<T, U> f) {
+        String where = this.where; // the lambda captures the text, not this object
         return x -> {
             try {
                 return f.call(x);
@@ -75,8 +64,8 @@ public final class UserFunctions {
         };
     }
 
-    public static <T, K, V> PairFunction<T, K, V> pair(PairFunction<T, K, V> f) {
-        String where = where();
+    public <T, K, V> PairFunction<T, K, V> pair(PairFunction<T, K, V> f) {
+        String where = this.where; // the lambda captures the text, not this object
         return x -> {
             try {
                 return f.call(x);
@@ -86,8 +75,8 @@ public final class UserFunctions {
         };
     }
 
-    public static <T, K, V> PairFlatMapFunction<T, K, V> pairFlatMap(PairFlatMapFunction<T, K, V> f) {
-        String where = where();
+    public <T, K, V> PairFlatMapFunction<T, K, V> pairFlatMap(PairFlatMapFunction<T, K, V> f) {
+        String where = this.where; // the lambda captures the text, not this object
         return x -> {
             try {
                 Iterator<Tuple2<K, V>> out = f.call(x);

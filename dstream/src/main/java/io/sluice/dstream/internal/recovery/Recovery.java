@@ -5,6 +5,7 @@ import io.sluice.dstream.internal.InputOperator;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.state.StatefulOperator;
 import io.sluice.dstream.internal.StreamGraph;
+import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.CheckpointStore;
@@ -148,7 +149,7 @@ public final class Recovery {
         if (recovered == null) {
             prefetch.close();
             List<StateCheckpointer<?, ?>> states = stateCheckpointers(graph);
-            Time zero = now.floor(graph.batchInterval());
+            Time zero = BatchGrid.startingAt(now, graph.batchInterval()).zero();
             graph.start(zero);
             return new Start(List.of(), zero.plus(graph.batchInterval()),
                     new CheckpointWriter(store, graph, List.copyOf(states), zero, null));

@@ -9,6 +9,7 @@ import io.sluice.rdd.Time;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.OutputOperationInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.rdd.internal.Deadline;
 import io.sluice.rdd.internal.JobTags;
 import java.time.Duration;
 import java.util.HashMap;
@@ -148,7 +149,7 @@ public final class BatchScheduler {
             if (!jobPool.awaitTermination(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS)) {
                 LOG.warn("Output operations still running after stop; they will fail when Spark stops");
             }
-            loop.join(timeout.toMillis() + 1000);
+            Deadline.after(timeout.plusSeconds(1)).join(loop);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -157,22 +158,10 @@ public final class BatchScheduler {
 
     /** Blocks until every batch posted so far has completed, or {@code timeout} has passed. */
     public boolean awaitIdle(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Deadline deadline = Deadline.after(timeout);
         synchronized (unfinished) {
-            while (unfinished.get() > 0) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                try {
-                    unfinished.wait(Math.max(1, left / 1_000_000));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
-            }
+            return deadline.await(unfinished, () -> unfinished.get() == 0);
         }
-        return true;
     }
 
     private void post(Event event) {

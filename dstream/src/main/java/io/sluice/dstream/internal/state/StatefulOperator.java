@@ -2,10 +2,10 @@ package io.sluice.dstream.internal.state;
 
 import io.sluice.rdd.internal.ClassTags;
 import io.sluice.dstream.internal.Operator;
+import io.sluice.dstream.internal.RddSeries;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.rdd.internal.Exchange;
 import io.sluice.rdd.KeyGroupPartitioner;
-import io.sluice.rdd.internal.Lineage;
 import io.sluice.rdd.Time;
 import io.sluice.state.internal.StateLoader;
 import io.sluice.state.internal.StateRDD;
@@ -46,12 +46,11 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     private final Operator<Tuple2<K, V>> parent;
     private final KeyGroupPartitioner partitioner;
     private final JavaPairRDD<K, S> initialState;
-    private final NavigableMap<Time, JavaRDD<R>> states = new ConcurrentSkipListMap<>();
+    private final RddSeries<R> states = new RddSeries<>();
     /** The exchanges of batches still running, by batch time. */
     private final NavigableMap<Time, Exchange<K, V>> exchanges = new ConcurrentSkipListMap<>();
     private volatile Restored<K, S> restored;
     private volatile boolean lineageCutByRecovery;
-    private JavaRDD<R> lineageAnchor;
     private Serializer shuffleSerializer;
     private boolean shuffleSerializerChosen;
 
@@ -103,13 +102,12 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
 
     /** The state RDD of batch {@code time} (computing it, and the ones before it, if needed). */
     public final synchronized Optional<JavaRDD<R>> stateRecords(Time time) {
-        if (zeroTime() == null || !time.isAfter(zeroTime())
-                || time.minus(zeroTime()).toMillis() % slide().toMillis() != 0) {
+        if (zeroTime() == null || !isValidTime(time)) {
             return Optional.empty();
         }
-        JavaRDD<R> existing = states.get(time);
-        if (existing != null) {
-            return Optional.of(existing);
+        Optional<JavaRDD<R>> existing = states.get(time);
+        if (existing.isPresent()) {
+            return existing;
         }
         JavaRDD<?> previous = previous(time);
         JavaRDD<Tuple2<K, V>> data = parent.getOrCompute(time)
@@ -122,12 +120,8 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
                 exchange.rdd(), partitioner, transition(time));
         JavaRDD<R> state = new JavaRDD<>(rdd, ClassTags.any());
         state.setName(describe() + " state @ " + time.milliseconds());
-        state.persist(StorageLevel.MEMORY_ONLY());
-        if (isCheckpointTime(time) && !lineageCutByRecovery) {
-            Lineage.cut(state);
-        }
-        states.put(time, state);
-        return Optional.of(state);
+        return Optional.of(states.add(time, state, StorageLevel.MEMORY_ONLY(),
+                isCheckpointTime(time) && !lineageCutByRecovery));
     }
 
     /** The state after batch {@code time}: one version per state partition, in partition order. */
@@ -214,26 +208,10 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         done.clear();
     }
 
-    /**
-     * Forgets state RDDs no batch can need any more. The newest forgotten state RDD whose lineage was cut stays
-     * persisted until a newer cut one is forgotten: the kept states descend from it, and a local checkpoint
-     * lives only in its persisted blocks.
-     */
+    /** Forgets state RDDs no batch can need any more (see {@link RddSeries}). */
     @Override
     protected void forgetOlderThan(Time oldestKept) {
-        Map<Time, JavaRDD<R>> old = states.headMap(oldestKept, true);
-        for (JavaRDD<R> rdd : old.values()) { // oldest first
-            if (Lineage.isCut(rdd)) {
-                JavaRDD<R> previousAnchor = lineageAnchor;
-                lineageAnchor = rdd;
-                if (previousAnchor != null) {
-                    previousAnchor.unpersist(false);
-                }
-            } else {
-                rdd.unpersist(false);
-            }
-        }
-        old.clear();
+        states.forgetThrough(oldestKept);
         Restored<K, S> r = restored;
         if (r != null && !r.time().isAfter(oldestKept)) {
             restored = null;

@@ -4,18 +4,15 @@ import io.sluice.rdd.internal.ClassTags;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.internal.Operator;
+import io.sluice.dstream.internal.RddSeries;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.rdd.internal.Aggregations;
 import io.sluice.rdd.internal.KeyedMap;
-import io.sluice.rdd.internal.Lineage;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.Transforms;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.function.Function;
@@ -45,8 +42,7 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
     private final Duration slide;
     private final Partitioner partitioner;
     private final WindowMerge<K, V> merge;
-    private final NavigableMap<Time, JavaRDD<KeyedMap<K, V>>> windows = new ConcurrentSkipListMap<>();
-    private volatile JavaRDD<KeyedMap<K, V>> lineageAnchor; // see forgetOlderThan
+    private final RddSeries<KeyedMap<K, V>> windows = new RddSeries<>();
 
     public ReducedWindowOperator(Operator<Tuple2<K, V>> source, Function2<V, V, V> reduce,
             Function2<V, V, V> inverse, Function<Tuple2<K, V>, Boolean> filter, Duration window, Duration slide,
@@ -66,7 +62,7 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
     private static <K, V> Operator<KeyedMap<K, V>> reducedPerBatch(Operator<Tuple2<K, V>> source,
             Function2<V, V, V> reduce, Partitioner partitioner) {
         DerivedOperator<KeyedMap<K, V>> reduced = DerivedOperator.of(
-                "reduceByKey (batches of reduceByKeyAndWindow)", source, reduce, (rdd, time) ->
+                "reduceByKey (batches of reduceByKeyAndWindow)", source, reduce, (rdd, time, fns) ->
                         Transforms.mapPartitions(Aggregations.shuffledPartials(Rdds.pairs(rdd), reduce, partitioner),
                                 KeyedMaps.reducedIntoMap(reduce), true));
         reduced.persist(StorageLevel.MEMORY_ONLY());
@@ -114,7 +110,7 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
         // The previous window is remembered in the normal course of batches. Where it is not (the first
         // window, after a driver restart, or a past time asked for by slice), this window is computed from
         // all of its batches rather than by recursing through every earlier window back to the start.
-        JavaRDD<KeyedMap<K, V>> previousWindow = windows.get(previous);
+        JavaRDD<KeyedMap<K, V>> previousWindow = windows.get(previous).orElse(null);
         List<JavaRDD<KeyedMap<K, V>>> leaving;
         List<JavaRDD<KeyedMap<K, V>>> entering;
         if (previousWindow != null) {
@@ -135,17 +131,12 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
         JavaRDD<KeyedMap<K, V>> maps = new JavaRDD<>(in.zipPartitions(out, before, true, merge, tag, tag, tag), tag);
         maps.setName(describe() + " window @ " + time.milliseconds());
         // One object per partition: cheap to keep deserialized (Spark sizes it once, not per record).
-        maps.persist(StorageLevel.MEMORY_ONLY());
-        if (isCheckpointTime(time)) {
-            Lineage.cut(maps);
-        }
-        windows.put(time, maps);
-        return maps;
+        return windows.add(time, maps, StorageLevel.MEMORY_ONLY(), isCheckpointTime(time));
     }
 
     /** The window's maps at {@code time} while they are remembered (one hash map per partition). */
     public Optional<JavaRDD<?>> windowState(Time time) {
-        return Optional.ofNullable(windows.get(time));
+        return windows.get(time).map(maps -> maps);
     }
 
     private RDD<KeyedMap<K, V>> unionOrEmpty(List<JavaRDD<KeyedMap<K, V>>> rdds, int partitions) {
@@ -166,26 +157,10 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
         return graph().sparkContext().<KeyedMap<K, V>>parallelize(List.of(), partitions).rdd();
     }
 
-    /**
-     * Forgets window maps no batch can need any more. The newest forgotten one whose lineage was cut stays
-     * persisted until a newer cut one is forgotten: the kept windows descend from it, and a local checkpoint
-     * lives only in its persisted blocks.
-     */
+    /** Forgets window maps no batch can need any more (see {@link RddSeries}). */
     @Override
     protected void forgetOlderThan(Time oldestKept) {
-        Map<Time, JavaRDD<KeyedMap<K, V>>> old = windows.headMap(oldestKept, true);
-        for (JavaRDD<KeyedMap<K, V>> rdd : old.values()) { // oldest first
-            if (Lineage.isCut(rdd)) {
-                JavaRDD<KeyedMap<K, V>> previousAnchor = lineageAnchor;
-                lineageAnchor = rdd;
-                if (previousAnchor != null) {
-                    Lineage.discard(previousAnchor);
-                }
-            } else {
-                rdd.unpersist(false);
-            }
-        }
-        old.clear();
+        windows.forgetThrough(oldestKept);
     }
 
     private static Time earlier(Time a, Time b) {

@@ -1,5 +1,6 @@
 package io.sluice.dstream.internal.window;
 
+import io.sluice.rdd.BatchGrid;
 import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.internal.Operator;
 import java.time.Duration;
@@ -26,12 +27,12 @@ final class WindowChecks {
             List<String> base) {
         List<String> problems = new ArrayList<>();
         Duration parentSlide = parent.slide();
-        if (!Durations.isMultiple(window, parentSlide)) {
+        if (!BatchGrid.isMultiple(window, parentSlide)) {
             problems.add(op.describe() + ": its window duration " + Durations.show(window)
                     + " is not a multiple of its parent stream's slide " + Durations.show(parentSlide)
                     + ": make the window a whole number of the parent's batches");
         }
-        if (!Durations.isMultiple(slide, parentSlide)) {
+        if (!BatchGrid.isMultiple(slide, parentSlide)) {
             problems.add(op.describe() + ": its slide duration " + Durations.show(slide)
                     + " is not a multiple of its parent stream's slide " + Durations.show(parentSlide)
                     + ": make the slide a whole number of the parent's batches");
