@@ -2,7 +2,8 @@ package io.sluice.dstream;
 
 /**
  * Where the batch timer gets time from. The engine never reads the system clock directly: tests inject a
- * {@link ManualClock} and advance it, so no test waits for real time to pass.
+ * manual clock ({@code io.sluice.testkit.ManualClock}, in sluice-testkit) and advance it, so no test waits for
+ * real time to pass.
  */
 public interface Clock {
     long millis();

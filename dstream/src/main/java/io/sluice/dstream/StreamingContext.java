@@ -27,7 +27,7 @@ import org.apache.spark.storage.StorageLevel;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.recovery.Recovery;
-import io.sluice.recovery.state.StatePrefetch;
+import io.sluice.state.internal.checkpoint.StatePrefetch;
 import io.sluice.dstream.scheduler.StreamingListener;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,6 +39,7 @@ import org.apache.spark.api.java.function.Function;
 import org.apache.spark.api.java.function.Function0;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.SparkConf;
 
 /**
  * The entry point of a streaming application: creates input streams, runs batches every batch interval, and
@@ -102,12 +103,21 @@ public final class StreamingContext {
         return new StreamingContextBuilder();
     }
 
+    /**
+     * The equivalent of {@code new JavaStreamingContext(sparkConf, batchInterval)}: a SparkContext from {@code
+     * sparkConf} with Sluice's defaults ({@code local[*]} unless a master is set), or the running one adopted, as
+     * {@link #builder()} does.
+     */
+    public static StreamingContext create(SparkConf sparkConf, Duration batchInterval) {
+        return builder().conf(sparkConf).batchInterval(batchInterval).build();
+    }
+
     /** Adopts a running SparkContext (a notebook's, or the one spark-submit made); its settings stay as they are. */
     public static StreamingContext create(JavaSparkContext sc, Duration batchInterval) {
         return new StreamingContext(sc, false, batchInterval, Clock.system());
     }
 
-    /** As {@link #create(JavaSparkContext, Duration)}, with the given clock (a {@link ManualClock} in tests). */
+    /** As {@link #create(JavaSparkContext, Duration)}, with the given clock (a test kit's ManualClock in tests). */
     public static StreamingContext create(JavaSparkContext sc, Duration batchInterval, Clock clock) {
         return new StreamingContext(sc, false, batchInterval, clock);
     }
@@ -328,7 +338,23 @@ public final class StreamingContext {
      * returns, which releases what was not used.
      */
     public static StreamingContext getOrCreate(String checkpointDirectory, Function0<StreamingContext> factory) {
-        StatePrefetch prefetch = StatePrefetch.start(checkpointDirectory); // while the factory starts Spark
+        return getOrCreate(checkpointDirectory, null, factory);
+    }
+
+    /**
+     * As {@link #getOrCreate(String, Function0)}, telling the factory whether this start restores a checkpoint
+     * ({@code true}) or starts afresh: code written for Spark Streaming's factory, which runs on a fresh start
+     * only, keeps its fresh-start side effects (deleting old output, "Creating new context") under {@code if
+     * (!restoring)}. The directory is read before the factory runs, with the classpath's Hadoop configuration.
+     */
+    public static StreamingContext getOrCreate(String checkpointDirectory, Function<Boolean, StreamingContext> factory) {
+        boolean restoring = Recovery.holdsCheckpoint(checkpointDirectory);
+        return getOrCreate(checkpointDirectory, restoring, () -> factory.call(restoring));
+    }
+
+    private static StreamingContext getOrCreate(String directory, Boolean toldRestoring,
+            Function0<StreamingContext> factory) {
+        StatePrefetch prefetch = StatePrefetch.start(directory); // while the factory starts Spark
         StreamingContext context;
         try {
             context = factory.call();
@@ -336,7 +362,15 @@ public final class StreamingContext {
             prefetch.close();
             throw new IllegalStateException("the StreamingContext factory failed: " + e, e);
         }
-        return context.continueFrom(checkpointDirectory, prefetch);
+        context.continueFrom(directory, prefetch);
+        if (toldRestoring != null && toldRestoring != context.recoveredBatch().isPresent()) {
+            context.stop(false);
+            throw new IllegalStateException("the factory was told this start " + (toldRestoring ? "restores" : "does "
+                    + "not restore") + " a checkpoint, but with the SparkContext's Hadoop configuration the directory "
+                    + directory + (toldRestoring ? " holds none" : " holds one") + ": on this file system use the "
+                    + "factory without argument, and recoveredBatch() once getOrCreate returns");
+        }
+        return context;
     }
 
     /** As {@link #getOrCreate(String, Function0)}, on a running SparkContext that the factory builds on. */

@@ -3,10 +3,11 @@ package io.sluice.dstream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.testkit.ManualClock;
 import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
-import io.sluice.dstream.testing.SharedSpark;
+import io.sluice.testkit.SharedSpark;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.internal.Operator;
-import io.sluice.dstream.testing.StreamTester;
+import io.sluice.testkit.StreamTester;
 import io.sluice.rdd.internal.JobTags;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -47,7 +47,7 @@ class BatchComputationTest {
 
     @Test
     void memoryStaysFlatOver300Batches() {
-        var sc = io.sluice.dstream.testing.SharedSpark.context();
+        var sc = io.sluice.testkit.SharedSpark.context();
         int persistedBefore = sc.getPersistentRDDs().size();
         List<Integer> maxRemembered = new ArrayList<>();
         List<Integer> persisted = new ArrayList<>();
@@ -71,7 +71,7 @@ class BatchComputationTest {
 
     @Test
     void everySparkJobIsTaggedWithItsBatchAndOutputOperation() throws Exception {
-        var sc = io.sluice.dstream.testing.SharedSpark.context().sc();
+        var sc = io.sluice.testkit.SharedSpark.context().sc();
         List<String[]> jobs = Collections.synchronizedList(new ArrayList<>());
         SparkListener listener = new SparkListener() {
             @Override

@@ -3,7 +3,7 @@ package io.sluice.dstream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.dstream.testing.SparkStreamingRun;
-import io.sluice.dstream.testing.StreamTester;
+import io.sluice.testkit.StreamTester;
 import io.sluice.rdd.Time;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.sluice.dstream;
 
-import static io.sluice.dstream.testing.Collected.multisets;
+import static io.sluice.testkit.Collected.multisets;
 import static io.sluice.dstream.WindowOperationsTest.BIG_INPUT;
 import static io.sluice.dstream.WindowOperationsTest.BIG_REDUCE_OUTPUT;
 import static io.sluice.dstream.WindowOperationsTest.LARGER_SLIDE_INPUT;
@@ -15,8 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.dstream.testing.Collected;
-import io.sluice.dstream.testing.StreamTester;
+import io.sluice.testkit.Collected;
+import io.sluice.testkit.StreamTester;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

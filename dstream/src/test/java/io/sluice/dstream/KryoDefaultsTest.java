@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import com.esotericsoftware.kryo.Kryo;
-import io.sluice.dstream.testing.SharedSpark;
+import io.sluice.testkit.SharedSpark;
 import io.sluice.rdd.KeyGroupRange;
 import io.sluice.rdd.SluiceKryoRegistrator;
 import io.sluice.rdd.internal.SparkContexts;

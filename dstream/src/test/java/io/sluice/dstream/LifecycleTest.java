@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.scheduler.StreamingListener;
-import io.sluice.dstream.testing.StreamTester;
+import io.sluice.testkit.StreamTester;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

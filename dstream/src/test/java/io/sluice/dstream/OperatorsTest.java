@@ -1,12 +1,12 @@
 package io.sluice.dstream;
 
-import static io.sluice.dstream.testing.StreamTester.expectBatches;
-import static io.sluice.dstream.testing.StreamTester.expectBatches2;
-import static io.sluice.dstream.testing.StreamTester.expectUnordered;
+import static io.sluice.testkit.StreamTester.expectBatches;
+import static io.sluice.testkit.StreamTester.expectBatches2;
+import static io.sluice.testkit.StreamTester.expectUnordered;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.dstream.testing.Collected;
-import io.sluice.dstream.testing.StreamTester;
+import io.sluice.testkit.Collected;
+import io.sluice.testkit.StreamTester;
 import io.sluice.rdd.Time;
 import java.util.ArrayList;
 import java.util.Arrays;

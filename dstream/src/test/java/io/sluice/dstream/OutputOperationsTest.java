@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.dstream.testing.Collected;
-import io.sluice.dstream.testing.StreamTester;
+import io.sluice.testkit.Collected;
+import io.sluice.testkit.StreamTester;
 import io.sluice.rdd.Time;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -2,8 +2,8 @@ package io.sluice.dstream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.dstream.testing.Collected;
-import io.sluice.dstream.testing.StreamTester;
+import io.sluice.testkit.Collected;
+import io.sluice.testkit.StreamTester;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

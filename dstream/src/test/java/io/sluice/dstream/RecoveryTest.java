@@ -4,9 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.testkit.ManualClock;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
-import io.sluice.dstream.testing.SharedSpark;
+import io.sluice.testkit.SharedSpark;
 import io.sluice.rdd.internal.JobTags;
 import io.sluice.rdd.Time;
 import java.io.IOException;

@@ -1,11 +1,11 @@
 package io.sluice.dstream;
 
-import static io.sluice.dstream.testing.Collected.multisets;
+import static io.sluice.testkit.Collected.multisets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.dstream.internal.state.StatefulOperator;
-import io.sluice.dstream.testing.Collected;
-import io.sluice.dstream.testing.StreamTester;
+import io.sluice.testkit.Collected;
+import io.sluice.testkit.StreamTester;
 import io.sluice.rdd.Time;
 import io.sluice.state.State;
 import io.sluice.state.StateCodec;

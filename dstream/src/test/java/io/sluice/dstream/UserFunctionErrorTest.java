@@ -2,7 +2,7 @@ package io.sluice.dstream;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.dstream.testing.StreamTester;
+import io.sluice.testkit.StreamTester;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import scala.Tuple2;

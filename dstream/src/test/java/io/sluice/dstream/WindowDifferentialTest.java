@@ -4,12 +4,12 @@ import static io.sluice.dstream.testing.Differential.Order.ORDERED;
 import static io.sluice.dstream.testing.Differential.Order.UNORDERED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.dstream.testing.Collected;
+import io.sluice.testkit.Collected;
 import io.sluice.dstream.testing.Differential.Order;
-import io.sluice.dstream.testing.Records;
-import io.sluice.dstream.testing.SharedSpark;
+import io.sluice.testkit.Records;
+import io.sluice.testkit.SharedSpark;
 import io.sluice.dstream.testing.SparkStreamingRun;
-import io.sluice.dstream.testing.StreamTester;
+import io.sluice.testkit.StreamTester;
 import io.sluice.rdd.Time;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.internal.window.ReducedWindowOperator;
-import io.sluice.dstream.testing.StreamTester;
+import io.sluice.testkit.StreamTester;
 import io.sluice.rdd.internal.Lineage;
 import io.sluice.rdd.Time;
 import java.nio.file.Files;
@@ -155,7 +155,7 @@ class WindowLineageTest {
      * what a context without one uses, so hide it for the run (a test-only reach into Spark's field).
      */
     static void withoutCheckpointDirectory(Runnable body) {
-        var sc = io.sluice.dstream.testing.SharedSpark.context().sc();
+        var sc = io.sluice.testkit.SharedSpark.context().sc();
         Option<String> before = sc.checkpointDir();
         sc.checkpointDir_$eq(Option.empty());
         try {

@@ -1,10 +1,10 @@
 package io.sluice.dstream;
 
-import static io.sluice.dstream.testing.Collected.multisets;
+import static io.sluice.testkit.Collected.multisets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.dstream.testing.Collected;
-import io.sluice.dstream.testing.StreamTester;
+import io.sluice.testkit.Collected;
+import io.sluice.testkit.StreamTester;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

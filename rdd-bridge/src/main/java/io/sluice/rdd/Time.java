@@ -2,7 +2,6 @@ package io.sluice.rdd;
 
 import java.io.Serializable;
 import java.time.Duration;
-import java.time.Instant;
 
 /**
  * A batch time: milliseconds since the epoch (or since the manual clock's zero). Immutable and ordered. It lives
@@ -50,8 +49,9 @@ public record Time(long milliseconds) implements Comparable<Time>, Serializable 
         return Long.compare(milliseconds, other.milliseconds);
     }
 
+    /** Spark Streaming's text, {@code <ms> ms}: programs write batch times into their output files. */
     @Override
     public String toString() {
-        return milliseconds + " ms (" + Instant.ofEpochMilli(milliseconds) + ")";
+        return milliseconds + " ms";
     }
 }

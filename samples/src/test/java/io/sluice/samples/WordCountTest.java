@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.dstream.testing.StreamTester;
+import io.sluice.testkit.StreamTester;
 import io.sluice.rdd.Time;
 import io.sluice.dstream.scheduler.BatchInfo;
 import java.time.Duration;

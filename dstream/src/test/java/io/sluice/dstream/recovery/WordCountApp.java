@@ -1,6 +1,6 @@
 package io.sluice.dstream.recovery;
 
-import io.sluice.dstream.ManualClock;
+import io.sluice.testkit.ManualClock;
 import io.sluice.dstream.PairDStream;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.state.State;

@@ -3,8 +3,8 @@ package io.sluice.dstream.state;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.dstream.MapWithStateDStream;
-import io.sluice.dstream.testing.Collected;
-import io.sluice.dstream.testing.StreamTester;
+import io.sluice.testkit.Collected;
+import io.sluice.testkit.StreamTester;
 import io.sluice.rdd.Time;
 import io.sluice.state.State;
 import io.sluice.state.StateSpec;

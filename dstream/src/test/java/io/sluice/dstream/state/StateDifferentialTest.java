@@ -3,7 +3,7 @@ package io.sluice.dstream.state;
 import static io.sluice.dstream.testing.Differential.Order.UNORDERED;
 import static io.sluice.dstream.testing.Differential.compare;
 
-import io.sluice.dstream.testing.SharedSpark;
+import io.sluice.testkit.SharedSpark;
 import io.sluice.state.State;
 import io.sluice.state.StateSpec;
 import java.nio.file.Path;

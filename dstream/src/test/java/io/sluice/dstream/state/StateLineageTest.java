@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.MapWithStateDStream;
-import io.sluice.dstream.testing.SharedSpark;
-import io.sluice.dstream.testing.StreamTester;
+import io.sluice.testkit.SharedSpark;
+import io.sluice.testkit.StreamTester;
 import io.sluice.rdd.internal.Exchange;
 import io.sluice.rdd.internal.Lineage;
 import io.sluice.state.State;

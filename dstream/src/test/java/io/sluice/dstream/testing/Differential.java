@@ -2,6 +2,9 @@ package io.sluice.dstream.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.sluice.testkit.Collected;
+import io.sluice.testkit.Records;
+import io.sluice.testkit.StreamTester;
 import io.sluice.dstream.DStream;
 import io.sluice.dstream.DStreamLike;
 import io.sluice.dstream.StreamingContext;

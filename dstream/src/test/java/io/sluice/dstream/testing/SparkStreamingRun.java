@@ -1,5 +1,8 @@
 package io.sluice.dstream.testing;
 
+import io.sluice.testkit.Collected;
+import io.sluice.testkit.SharedSpark;
+import io.sluice.testkit.StreamTester;
 import io.sluice.rdd.Time;
 import java.util.ArrayDeque;
 import java.util.List;

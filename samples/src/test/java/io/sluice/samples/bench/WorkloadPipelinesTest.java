@@ -2,9 +2,9 @@ package io.sluice.samples.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.dstream.testing.SharedSpark;
+import io.sluice.testkit.SharedSpark;
 import io.sluice.dstream.testing.SparkStreamingRun;
-import io.sluice.dstream.testing.StreamTester;
+import io.sluice.testkit.StreamTester;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;

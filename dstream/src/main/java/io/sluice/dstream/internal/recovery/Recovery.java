@@ -12,7 +12,7 @@ import io.sluice.recovery.HadoopCheckpointStorage;
 import io.sluice.recovery.RecoveryPlan;
 import io.sluice.recovery.StateFile;
 import io.sluice.recovery.UnusableCheckpointException;
-import io.sluice.recovery.state.StatePrefetch;
+import io.sluice.state.internal.checkpoint.StatePrefetch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.util.SerializableConfiguration;
@@ -75,10 +76,25 @@ public final class Recovery {
             if (recovered == null) {
                 LOG.info("No checkpoint in {}: starting afresh", directory);
             } else {
-                LOG.info("Recovering from {}: batch {} completed, {} pending", r.file(), recovered.batchTime(),
-                        recovered.pending().size());
+                LOG.info("Restarting from the checkpoint {} in {}: batch {} completed, {} pending. The factory given "
+                        + "to getOrCreate was run to rebuild the graph from the application's code; the saved "
+                        + "progress, source positions and state attach to it", r.file(), directory,
+                        recovered.batchTime(), recovered.pending().size());
             }
             return new Recovery(directory, store, recovered, prefetch);
+        } catch (IOException e) {
+            throw unreadable(directory, e);
+        }
+    }
+
+    /**
+     * Whether {@code directory} holds a checkpoint a start would continue from, read before any SparkContext
+     * exists (with the Hadoop configuration of the classpath), for the factory to know whether it restores.
+     */
+    public static boolean holdsCheckpoint(String directory) {
+        try {
+            HadoopCheckpointStorage storage = new HadoopCheckpointStorage(directory, new Configuration());
+            return new CheckpointStore(storage, Integer.MAX_VALUE).latest().checkpoint().isPresent();
         } catch (IOException e) {
             throw unreadable(directory, e);
         }
@@ -228,9 +244,35 @@ public final class Recovery {
                 lossy.add(input.describe());
             }
         }
-        if (!lossy.isEmpty() && !plan.rerun().isEmpty()) {
-            LOG.warn("Sources {} are not replayable: the {} batches run again after this restart hold none of "
-                    + "the records they held before the crash", lossy, plan.rerun().size());
+        lossWarning(lossy, recovered, plan).ifPresent(LOG::warn);
+    }
+
+    /**
+     * What a restart loses with sources that cannot replay ({@code lossy}, empty if all can): the batches pending
+     * at the crash run again without the records they held, and the batches missed while the driver was down
+     * run for the first time, without what was sent to those sources meanwhile. Empty when nothing is lost.
+     */
+    static Optional<String> lossWarning(List<String> lossy, Checkpoint recovered, RecoveryPlan plan) {
+        if (lossy.isEmpty()) {
+            return Optional.empty();
         }
+        List<Time> again = plan.rerun().stream().filter(recovered.pending()::contains).toList();
+        List<Time> missed = plan.rerun().stream().filter(t -> !recovered.pending().contains(t)).toList();
+        List<String> parts = new ArrayList<>();
+        if (!again.isEmpty()) {
+            parts.add("the batches pending at the crash (" + span(again) + ") run again without the records they "
+                    + "held before it");
+        }
+        if (!missed.isEmpty()) {
+            parts.add("the batches missed while the driver was down (" + span(missed) + ") run now, without the "
+                    + "records sent to those sources while it was down");
+        }
+        return parts.isEmpty() ? Optional.empty()
+                : Optional.of("Sources " + lossy + " are not replayable: " + String.join("; ", parts));
+    }
+
+    private static String span(List<Time> times) {
+        return times.size() == 1 ? times.get(0).toString()
+                : times.size() + " batches, " + times.get(0) + " to " + times.get(times.size() - 1);
     }
 }

@@ -3,7 +3,7 @@ package io.sluice.dstream.source.internal.receiver;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.dstream.receiver.Receiver;
-import io.sluice.dstream.testing.SharedSpark;
+import io.sluice.testkit.SharedSpark;
 import java.util.List;
 import java.util.Optional;
 import org.apache.spark.api.java.JavaRDD;

@@ -1,4 +1,4 @@
-package io.sluice.recovery.state;
+package io.sluice.state.internal.checkpoint;
 
 import com.github.luben.zstd.ZstdInputStream;
 import com.github.luben.zstd.ZstdOutputStream;

@@ -1,4 +1,4 @@
-package io.sluice.recovery.state;
+package io.sluice.state.internal.checkpoint;
 
 import io.sluice.rdd.Time;
 import io.sluice.recovery.CheckpointStore;

@@ -1,13 +1,12 @@
-package io.sluice.dstream.testing;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
+package io.sluice.testkit;
 
 import io.sluice.dstream.DStream;
 import io.sluice.dstream.DStreamLike;
-import io.sluice.dstream.ManualClock;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.StreamingContextState;
+import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.internal.Deadline;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.OutputOperationInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
@@ -26,31 +25,42 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /**
- * Runs a streaming pipeline batch by batch in a test: scripted input per batch in, collected output per batch
- * out. The context runs on the shared SparkContext with a {@link ManualClock}; {@link #runBatches} advances the
- * clock one interval at a time and waits for each batch to complete, so no test ever sleeps.
+ * Runs a streaming job batch by batch in a test, as Kafka Streams' TopologyTestDriver runs a topology: scripted
+ * input per batch in, collected output per batch out. The context runs on a {@link ManualClock};
+ * {@link #runBatches} advances the clock one interval at a time and waits, on a listener, for each batch to
+ * complete, so no test ever sleeps. Build the job on {@link #context()} (or feed it {@link #input}), collect
+ * what it outputs with {@link #collect}, run batches, assert. Close the tester (try-with-resources) to stop
+ * its context; the SparkContext under it ({@link SharedSpark} unless you pass one) stays up for the next.
  *
  * <p>For table tests, {@link #expectBatches} / {@link #expectUnordered} (one input) and {@link
  * #expectBatches2} / {@link #expectUnordered2} (two inputs: join, cogroup, transformWith, union) run a whole
- * table: input per batch, expected output per batch, in one call.
+ * table: input per batch, expected output per batch, in one call. Failures are {@link AssertionError}s; the kit
+ * depends on no test framework.
  */
 public final class StreamTester implements AutoCloseable {
     public static final Duration INTERVAL = Duration.ofSeconds(1);
-    private static final long BATCH_TIMEOUT_SECONDS = 120;
+    private static final Duration BATCH_TIMEOUT = Duration.ofSeconds(120);
 
     private final ManualClock clock = new ManualClock();
     private final StreamingContext context;
     private final BlockingQueue<BatchInfo> completed = new LinkedBlockingQueue<>();
     private final List<BatchInfo> history = new ArrayList<>();
     private int partitions = 2;
+    private BatchGrid grid;
     private Time next;
 
+    /** A tester with 1 s batches on the {@link SharedSpark} context. */
     public StreamTester() {
         this(INTERVAL);
     }
 
     public StreamTester(Duration batchInterval) {
-        context = StreamingContext.create(SharedSpark.context(), batchInterval, clock);
+        this(SharedSpark.context(), batchInterval);
+    }
+
+    /** A tester on your own SparkContext, which it never stops. */
+    public StreamTester(JavaSparkContext sc, Duration batchInterval) {
+        context = StreamingContext.create(sc, batchInterval, clock);
         context.addStreamingListener(new StreamingListener() {
             @Override
             public void onBatchCompleted(BatchCompleted event) {
@@ -139,24 +149,35 @@ public final class StreamTester implements AutoCloseable {
 
     /** Starts the context if needed, then runs {@code n} batches, returning when the last one completed. */
     public List<BatchInfo> runBatches(int n) {
+        if (context.getState() == StreamingContextState.STOPPED) {
+            throw new IllegalStateException("this tester is closed: its streaming context was stopped");
+        }
         if (context.getState() == StreamingContextState.INITIALIZED) {
             context.start();
-            next = new Time(clock.millis()).floor(context.batchInterval()).plus(context.batchInterval());
+            grid = BatchGrid.startingAt(new Time(clock.millis()), context.batchInterval());
+            next = grid.first();
         }
         List<BatchInfo> infos = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             clock.setTime(next.milliseconds());
             infos.add(awaitBatch(next));
-            next = next.plus(context.batchInterval());
+            next = grid.next(next);
         }
         return infos;
     }
 
+    /** Runs one batch: advances the clock one interval and returns when that batch completed. */
+    public BatchInfo runBatch() {
+        return runBatches(1).get(0);
+    }
+
     /** Runs one batch and asserts that it failed; returns its output operations' failure reasons. */
     public List<String> runFailingBatch() {
-        BatchInfo info = runBatches(1).get(0);
+        BatchInfo info = runBatch();
         List<String> reasons = failureReasons(info);
-        assertTrue(info.failed() && !reasons.isEmpty(), "batch " + info.batchTime() + " should have failed");
+        if (!info.failed() || reasons.isEmpty()) {
+            throw new AssertionError("batch " + info.batchTime() + " should have failed, but it completed");
+        }
         return reasons;
     }
 
@@ -166,11 +187,13 @@ public final class StreamTester implements AutoCloseable {
     }
 
     private BatchInfo awaitBatch(Time time) {
+        Deadline deadline = Deadline.after(BATCH_TIMEOUT);
         try {
             while (true) {
-                BatchInfo info = completed.poll(BATCH_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                BatchInfo info = completed.poll(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS);
                 if (info == null) {
-                    throw new AssertionError("batch " + time + " did not complete within " + BATCH_TIMEOUT_SECONDS + " s");
+                    throw new AssertionError("batch " + time + " did not complete within " + BATCH_TIMEOUT.toSeconds()
+                            + " s (does the job register an output operation? is an output blocked?)");
                 }
                 history.add(info);
                 if (info.batchTime().equals(time)) {

@@ -1,4 +1,4 @@
-package io.sluice.dstream.testing;
+package io.sluice.testkit;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,4 @@
-package io.sluice.dstream.testing;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+package io.sluice.testkit;
 
 import io.sluice.rdd.Time;
 import java.util.ArrayList;
@@ -9,13 +7,22 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentSkipListMap;
 
-/** The output of one stream, batch by batch, as collected on the driver. */
+/**
+ * The output of one stream, batch by batch, as collected on the driver ({@link StreamTester#collect}). The
+ * assertions throw {@link AssertionError} naming the first batch that differs, so they work under any test
+ * framework.
+ */
 public final class Collected<T> {
     private final NavigableMap<Time, List<T>> batches = new ConcurrentSkipListMap<>();
 
-    void add(Time time, List<T> records) {
+    /**
+     * Records the output of the batch at {@code time}. {@link StreamTester#collect} calls it from the stream's
+     * output; a test may call it from another engine's output (a Spark Streaming run of the same job).
+     */
+    public void add(Time time, List<T> records) {
         if (batches.putIfAbsent(time, List.copyOf(records)) != null) {
             throw new AssertionError("batch " + time + " was output twice");
         }
@@ -50,7 +57,7 @@ public final class Collected<T> {
 
     /** Asserts the batches, in order and each in RDD order. */
     public void assertBatches(List<List<T>> expected) {
-        assertEquals(expected, batches(), "output per batch");
+        assertSame("output per batch", expected, batches());
     }
 
     /** Asserts the batches in order, each as a multiset, with grouped values as multisets too. */
@@ -63,7 +70,27 @@ public final class Collected<T> {
         for (List<Object> batch : normalized()) {
             got.add(multiset(batch));
         }
-        assertEquals(want, got, "output per batch (as multisets)");
+        assertSame("output per batch (as multisets)", want, got);
+    }
+
+    private void assertSame(String what, List<?> expected, List<?> actual) {
+        if (expected.equals(actual)) {
+            return;
+        }
+        List<Time> times = new ArrayList<>(batches.keySet());
+        StringBuilder message = new StringBuilder(what).append(": expected ").append(expected.size())
+                .append(" batches, got ").append(actual.size());
+        for (int i = 0; i < Math.max(expected.size(), actual.size()); i++) {
+            Object want = i < expected.size() ? expected.get(i) : "(no batch)";
+            Object got = i < actual.size() ? actual.get(i) : "(no batch)";
+            if (!Objects.equals(want, got)) {
+                String at = i < times.size() ? " at " + times.get(i) : "";
+                message.append("; first difference in batch ").append(i).append(at).append(": expected <")
+                        .append(want).append("> but was <").append(got).append('>');
+                break;
+            }
+        }
+        throw new AssertionError(message.append("\nexpected: ").append(expected).append("\nactual:   ").append(actual));
     }
 
     public static <T> Map<T, Integer> multiset(Collection<T> records) {

@@ -1,4 +1,4 @@
-package io.sluice.recovery.state;
+package io.sluice.state.internal.checkpoint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

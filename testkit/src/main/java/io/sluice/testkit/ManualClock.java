@@ -1,8 +1,13 @@
-package io.sluice.dstream;
+package io.sluice.testkit;
 
+import io.sluice.dstream.Clock;
 import java.time.Duration;
 
-/** A clock that only moves when told to: tests advance it one batch interval at a time. */
+/**
+ * A clock that only moves when told to: a test gives it to {@code StreamingContext.create(sc, interval, clock)}
+ * (or {@code builder().clock(clock)}) and advances it one batch interval at a time, so no test waits for real
+ * time. It never goes back. {@link StreamTester} drives one for you.
+ */
 public final class ManualClock implements Clock {
     private long now;
 

@@ -1,0 +1,197 @@
+package io.sluice.state.internal.checkpoint;
+
+import io.sluice.rdd.KeyGroupPartitioner;
+import io.sluice.rdd.Time;
+import io.sluice.rdd.internal.JobTags;
+import io.sluice.recovery.CheckpointStore;
+import io.sluice.recovery.StateCheckpoint;
+import io.sluice.recovery.StateFile;
+import io.sluice.state.internal.MapWithStateBatch;
+import io.sluice.state.internal.StateVersion;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.SerializableConfiguration;
+import scala.reflect.ClassTag$;
+
+/**
+ * The checkpoints of one stateful operator's state: plans each checkpoint (a full snapshot or a delta per
+ * partition), writes it, remembers the complete ones, and restores the state from one.
+ *
+ * <p>At a checkpoint time t, {@link #plan} decides per partition: a delta when the partition's chain since its
+ * last snapshot is short and smaller than the snapshot. It returns the state of t as a {@link RestoredStateRDD},
+ * which takes each partition from the cached state of t or, once that is gone, from the files: the next batch's
+ * state is computed from it (the lineage cut). {@link #write} is the batch's checkpoint job: it writes the
+ * files, one task per partition, and records the new chain. The batch after t runs only after that job
+ * (batches run in order), so the files it may need exist.
+ */
+public final class StateCheckpointing<K, S> {
+    /** A restore reads at most a snapshot and this many deltas per partition. */
+    static final int MAX_DELTAS = 9;
+    private static final int KEPT = 4;
+
+    private final SparkContext sc;
+    private final String root;
+    private final FileSystem fs;
+    private final Broadcast<SerializableConfiguration> conf;
+    private final String operatorId;
+    private final String kind;
+    private final String name;
+    private final KeyGroupPartitioner partitioner;
+    private final NavigableMap<Time, StateCheckpoint> complete = new ConcurrentSkipListMap<>();
+    private final Map<Time, Plan> plans = new ConcurrentHashMap<>();
+
+    /** What the checkpoint of one batch builds on: the last complete checkpoint, and per partition its base. */
+    private record Plan(StateCheckpoint base, List<Long> deltaSince) {
+    }
+
+    /** The state a restart starts from, and the chain of files each partition is restored from. */
+    public record Restored<K, S>(JavaRDD<StateVersion<K, S>> versions, List<List<StateFile>> chains) {
+    }
+
+    /**
+     * @param operatorId the operator's stable id (it names the state's files)
+     * @param kind       the operator's kind (the state's encoding)
+     * @param name       the operator as messages and Spark's UI name it
+     */
+    public StateCheckpointing(SparkContext sc, String root, FileSystem fs, Broadcast<SerializableConfiguration> conf,
+            String operatorId, String kind, String name, KeyGroupPartitioner partitioner) {
+        this.sc = sc;
+        this.root = root;
+        this.fs = fs;
+        this.conf = conf;
+        this.operatorId = operatorId;
+        this.kind = kind;
+        this.name = name;
+        this.partitioner = partitioner;
+    }
+
+    /** The newest checkpoint at or before {@code time} whose files are complete, if any. */
+    public Optional<StateCheckpoint> latestAsOf(Time time) {
+        Map.Entry<Time, StateCheckpoint> e = complete.floorEntry(time);
+        return e == null ? Optional.empty() : Optional.of(e.getValue());
+    }
+
+    /**
+     * After a restart: the state of {@code state.time()}, read from the checkpoint's files in parallel, persisted
+     * and already being read (in a job of its own, tagged as part of batch {@code next}).
+     */
+    public Restored<K, S> restore(StateCheckpoint state, Time next) {
+        int partitions = partitioner.numPartitions();
+        int keyGroups = partitioner.keyGroups().count();
+        if (state.partitions() != partitions || state.keyGroups() != keyGroups) {
+            throw new IllegalStateException("The checkpointed state of " + name + " has " + state.partitions()
+                    + " partitions over " + state.keyGroups() + " key groups, but the operator now has "
+                    + partitions + " over " + keyGroups + ": keep its number of partitions (re-partitioning "
+                    + "checkpointed state is not supported yet)");
+        }
+        List<List<StateFile>> chains = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            chains.add(state.chainOf(p));
+        }
+        JavaRDD<StateVersion<K, S>> versions = versions(new RestoredStateRDD<>(sc, root, conf, operatorId, name,
+                state.time(), chains, false, null, StateCheckpointing::versionOf));
+        versions.setName(name + " state restored @ " + state.time().milliseconds());
+        versions.persist(StorageLevel.MEMORY_ONLY());
+        complete.put(state.time(), state);
+        readAhead(versions, state.time(), next);
+        return new Restored<>(versions, chains);
+    }
+
+    /**
+     * Starts reading the restored state now, in a job of its own, instead of in the first batch's job: the
+     * files are read while that batch is generated and its input computed, and the batch finds the state
+     * cached (a task that needs a partition still being read waits for it rather than reading it twice).
+     */
+    private void readAhead(JavaRDD<StateVersion<K, S>> versions, Time time, Time next) {
+        JobTags.tagged(sc, next.milliseconds(), "reading the state of " + name + " checkpointed at batch "
+                + time + " (before batch " + next + ")", () -> versions.foreachPartitionAsync(partition -> {
+                }));
+    }
+
+    /**
+     * Plans the checkpoint of {@code time}, whose state RDD is {@code cached}; on the event loop, when the batch
+     * is generated. Returns the state of {@code time} to compute the next batch's state from.
+     */
+    public JavaRDD<StateVersion<K, S>> plan(Time time, RDD<?> cached) {
+        Plan plan = plan();
+        plans.put(time, plan);
+        List<List<StateFile>> chains = new ArrayList<>();
+        for (int p = 0; p < partitioner.numPartitions(); p++) {
+            chains.add(plan.base == null ? List.of() : plan.base.chainOf(p));
+        }
+        return versions(new RestoredStateRDD<>(sc, root, conf, operatorId, name, time, chains, true, cached,
+                StateCheckpointing::versionOf));
+    }
+
+    private Plan plan() {
+        Map.Entry<Time, StateCheckpoint> last = complete.lastEntry();
+        List<Long> since = new ArrayList<>();
+        for (int p = 0; p < partitioner.numPartitions(); p++) {
+            Long s = null;
+            if (last != null) {
+                List<StateFile> chain = last.getValue().chainOf(p);
+                long deltaBytes = 0;
+                for (StateFile f : chain.subList(1, chain.size())) {
+                    deltaBytes += f.length();
+                }
+                if (chain.size() - 1 < MAX_DELTAS && deltaBytes <= chain.get(0).length()) {
+                    s = last.getKey().milliseconds();
+                }
+            }
+            since.add(s);
+        }
+        return new Plan(last == null ? null : last.getValue(), since);
+    }
+
+    /** The checkpoint job of batch {@code time}: writes every partition's file, then records the new chain. */
+    public void write(JavaRDD<StateVersion<K, S>> versions, Time time) throws IOException {
+        Plan plan = plans.remove(time);
+        if (plan == null) {
+            throw new IllegalStateException("no checkpoint plan for " + name + " at " + time);
+        }
+        for (boolean full : new boolean[] {true, false}) { // files an earlier run wrote for this batch
+            fs.delete(new Path(root, CheckpointStore.stateFilePath(operatorId, time, full, 0)).getParent(), true);
+        }
+        List<StateFile> written = StateCheckpointJob.write(versions, root, conf, operatorId, time, plan.deltaSince);
+        List<StateFile> files = new ArrayList<>();
+        for (StateFile f : written) {
+            if (!f.full()) {
+                files.addAll(plan.base.chainOf(f.partition()));
+            }
+            files.add(f);
+        }
+        complete.put(time, new StateCheckpoint(operatorId, kind, time, partitioner.numPartitions(),
+                partitioner.keyGroups().count(), files));
+        while (complete.size() > KEPT) {
+            complete.pollFirstEntry();
+        }
+    }
+
+    private static <K, S> JavaRDD<StateVersion<K, S>> versions(RestoredStateRDD<K, S> rdd) {
+        return new JavaRDD<>(rdd, ClassTag$.MODULE$.apply(StateVersion.class));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <K, S> StateVersion<K, S> versionOf(Object record) {
+        if (record instanceof StateVersion<?, ?> v) {
+            return (StateVersion<K, S>) v;
+        }
+        if (record instanceof MapWithStateBatch<?, ?, ?> b) {
+            return (StateVersion<K, S>) b.state();
+        }
+        throw new IllegalStateException("unexpected state record " + record.getClass().getName());
+    }
+}
