@@ -7,23 +7,22 @@ import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.internal.SourceOperator;
 import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.dstream.internal.Durations;
-import io.sluice.dstream.internal.source.GeneratorInputOperator;
+import io.sluice.dstream.source.internal.GeneratorSource;
 import io.sluice.dstream.internal.InputOperator;
 import io.sluice.dstream.internal.scheduler.ListenerBus;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.ShutdownHook;
-import io.sluice.dstream.internal.source.QueueInputOperator;
-import io.sluice.dstream.internal.source.RateInputOperator;
-import io.sluice.dstream.internal.source.SourceSettings;
-import io.sluice.dstream.internal.source.Sources;
-import io.sluice.dstream.internal.source.file.FileInputOperator;
-import io.sluice.dstream.internal.source.file.HadoopFiles;
-import io.sluice.dstream.internal.source.file.TextFiles;
-import io.sluice.dstream.internal.source.receiver.ReceiverInputOperator;
+import io.sluice.dstream.source.internal.QueueSource;
+import io.sluice.dstream.source.internal.RateSource;
+import io.sluice.dstream.source.internal.SourceSettings;
+import io.sluice.dstream.source.internal.Sources;
+import io.sluice.dstream.source.internal.file.FileSource;
+import io.sluice.dstream.source.internal.file.HadoopFiles;
+import io.sluice.dstream.source.internal.file.TextFiles;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.InputFormat;
-import io.sluice.dstream.internal.source.receiver.SocketReceiver;
+import io.sluice.dstream.source.internal.receiver.SocketReceiver;
 import io.sluice.dstream.receiver.Receiver;
 import java.io.InputStream;
 import org.apache.spark.storage.StorageLevel;
@@ -37,6 +36,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.atomic.AtomicReference;
+import scala.Tuple2;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.api.java.function.Function0;
 import org.apache.spark.api.java.JavaRDD;
@@ -98,7 +98,7 @@ public final class StreamingContext {
         this.graph = new StreamGraph(sc, batchInterval);
         this.listeners = new ListenerBus(sc.appName());
         this.settings = new ContextSettings(sc, batchInterval);
-        this.sources = new Sources(graph, listeners, clock, this::setting, this::checkpointDirectory);
+        this.sources = new Sources(sc, listeners::post, clock, this::setting, this::checkpointDirectory);
     }
 
     public static StreamingContextBuilder builder() {
@@ -132,12 +132,12 @@ public final class StreamingContext {
     }
 
     public <T> DStream<T> queueStream(Queue<JavaRDD<T>> queue, boolean oneAtATime) {
-        return new DStream<>(this, new QueueInputOperator<>(graph, queue, oneAtATime, null));
+        return fromSource("queueStream", new QueueSource<>(queue, oneAtATime, null));
     }
 
     /** As {@link #queueStream(Queue, boolean)}; an empty queue gives {@code defaultRDD}. */
     public <T> DStream<T> queueStream(Queue<JavaRDD<T>> queue, boolean oneAtATime, JavaRDD<T> defaultRDD) {
-        return new DStream<>(this, new QueueInputOperator<>(graph, queue, oneAtATime, defaultRDD));
+        return fromSource("queueStream", new QueueSource<>(queue, oneAtATime, defaultRDD));
     }
 
     /**
@@ -149,10 +149,10 @@ public final class StreamingContext {
     }
 
     public DStream<String> generatorStream(long recordsPerBatch, int keys, long seed, int partitions) {
-        return new DStream<>(this, new GeneratorInputOperator(graph, recordsPerBatch, keys, seed, partitions));
+        return fromSource("generatorStream", new GeneratorSource(recordsPerBatch, keys, seed, partitions));
     }
 
-    // ---- sockets, files, receivers, rate-limited generator (see internal/source) ------------------------
+    // ---- sockets, files, receivers, rate-limited generator (see source/internal) ------------------------
 
     /** Lines of UTF-8 text from a TCP server, stored at {@code MEMORY_AND_DISK_SER_2}; see {@link #socketStream}. */
     public DStream<String> socketTextStream(String host, int port) {
@@ -195,7 +195,7 @@ public final class StreamingContext {
      */
     public DStream<String> textFileStream(String directory) {
         SourceSettings s = sources.settings();
-        return new DStream<>(this, new FileInputOperator<>(graph, "textFileStream", directory, null, true, s,
+        return fromSource("textFileStream", new FileSource<>("textFileStream", directory, null, true, s,
                 new TextFiles(sc, s)));
     }
 
@@ -218,8 +218,9 @@ public final class StreamingContext {
     public <K, V, F extends InputFormat<K, V>> PairDStream<K, V> fileStream(String directory, Class<K> keyClass,
             Class<V> valueClass, Class<F> formatClass, Function<Path, Boolean> filter, boolean newFilesOnly,
             Configuration conf) {
-        return new PairDStream<>(this, new FileInputOperator<>(graph, "fileStream", directory, filter, newFilesOnly,
-                sources.settings(), new HadoopFiles<>(sc, keyClass, valueClass, formatClass, conf)));
+        DStream<Tuple2<K, V>> files = fromSource("fileStream", new FileSource<>("fileStream", directory, filter,
+                newFilesOnly, sources.settings(), new HadoopFiles<>(sc, keyClass, valueClass, formatClass, conf)));
+        return new PairDStream<>(this, files.operator());
     }
 
     /** A stream of what a user-defined {@link Receiver} stores, run on an executor. */
@@ -232,8 +233,8 @@ public final class StreamingContext {
      * records. With backpressure on, the rate follows the rate controller, never above {@code recordsPerSecond}.
      */
     public DStream<String> rateStream(long recordsPerSecond, int keys, long seed) {
-        return new DStream<>(this, new RateInputOperator(graph, recordsPerSecond,
-                sources.settings().startRate(recordsPerSecond), keys, seed, sc.defaultParallelism()));
+        return fromSource("rateStream", new RateSource(recordsPerSecond, sources.settings(), keys, seed,
+                sc.defaultParallelism()));
     }
 
     /**
@@ -260,7 +261,7 @@ public final class StreamingContext {
     }
 
     private <T> DStream<T> receiverInput(String kind, Receiver<T> receiver, String detail) {
-        return new DStream<>(this, new ReceiverInputOperator<>(graph, kind, receiver, detail, sources.tracker()));
+        return fromSource(kind, sources.receiver(receiver, detail));
     }
 
     /**

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.testkit.ManualClock;
-import io.sluice.dstream.internal.source.SourceSettings;
+import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.testkit.SharedSpark;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.dstream.internal.source.SourceSettings;
+import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.receiver.Receiver;
 import io.sluice.testkit.Collected;
 import io.sluice.testkit.StreamTester;

@@ -1,7 +1,8 @@
 package io.sluice.dstream;
 
-import io.sluice.dstream.internal.source.receiver.ReceiverInputOperator;
-import io.sluice.dstream.internal.source.receiver.ReceiverStream;
+import io.sluice.dstream.internal.SourceOperator;
+import io.sluice.dstream.source.internal.receiver.ReceiverSource;
+import io.sluice.dstream.source.internal.receiver.ReceiverStream;
 import java.time.Duration;
 
 /** Test access to a receiver stream's driver-side state (records received so far, reconnects, failure). */
@@ -12,7 +13,7 @@ final class SourcesTesting {
     }
 
     static ReceiverStream receiverOf(DStream<?> stream) {
-        return ((ReceiverInputOperator<?>) stream.operator()).stream();
+        return ((ReceiverSource<?>) ((SourceOperator<?>) stream.operator()).source()).stream();
     }
 
     /** Waits until the receiver reported {@code records} good and {@code skipped} bad records in all. */

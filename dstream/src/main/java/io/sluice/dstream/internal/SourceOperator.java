@@ -113,6 +113,11 @@ public final class SourceOperator<T> extends InputOperator<T> {
         }
 
         @Override
+        public String id() {
+            return stableId();
+        }
+
+        @Override
         public Optional<String> setting(String key) {
             return Optional.ofNullable(environment.settings().apply(key));
         }

@@ -1,6 +1,6 @@
 package io.sluice.dstream.receiver;
 
-import io.sluice.dstream.internal.source.receiver.ReceiverHost;
+import io.sluice.dstream.source.internal.receiver.ReceiverHost;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Iterator;

@@ -21,6 +21,12 @@ public interface SourceContext {
     /** How errors and reports name this source: the stream's name if the user gave one, else its call site. */
     String name();
 
+    /**
+     * The stream's id in checkpoints: its name if the user gave one, else derived from its place in the graph;
+     * the same when the same application restarts. A source that keeps files names them by it.
+     */
+    String id();
+
     /** A setting of the context (its own, else the SparkContext's), e.g. {@code sluice.input.badRecords}. */
     Optional<String> setting(String key);
 

@@ -2,7 +2,7 @@ package io.sluice.dstream.crash;
 
 import io.sluice.dstream.DStream;
 import io.sluice.dstream.StreamingContext;
-import io.sluice.dstream.internal.source.SourceSettings;
+import io.sluice.dstream.source.internal.SourceSettings;
 import java.time.Duration;
 import java.util.List;
 import org.apache.spark.api.java.Optional;

@@ -3,7 +3,7 @@ package io.sluice.dstream.recovery;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.dstream.internal.source.WordRecords;
+import io.sluice.dstream.source.internal.WordRecords;
 import io.sluice.dstream.testing.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.sluice.samples.bench;
 
-import io.sluice.dstream.internal.source.WordRecords;
+import io.sluice.dstream.source.internal.WordRecords;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;

@@ -2,7 +2,7 @@ package io.sluice.samples.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.dstream.internal.source.WordRecords;
+import io.sluice.dstream.source.internal.WordRecords;
 import io.sluice.testkit.SharedSpark;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;

@@ -1,0 +1,140 @@
+package io.sluice.dstream.source.internal;
+
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.function.Function;
+import org.apache.spark.network.util.JavaUtils;
+
+/**
+ * The settings of sources, receivers and rate control, read once at context creation from the context's
+ * settings. Each Sluice key falls back to the Spark Streaming key of the same meaning, so a job moved from Spark
+ * Streaming keeps its configuration. Serializable: receivers carry it to the executors.
+ *
+ * @param blockInterval how often a receiver cuts what it stored into a block (Spark: 200 ms)
+ * @param receiverMaxRate records per second one receiver may store; 0 means unlimited
+ * @param backpressure whether a PID estimator sets each source's rate from the last batches' delays
+ * @param initialRate the rate a source starts at when backpressure is on; 0 means its maximum
+ * @param badRecords what a source does with a record it cannot read: fail the batch, or skip and count it
+ * @param maxLineLength the longest line (in bytes) a line-based source accepts
+ * @param restartDelay the first wait before a receiver restarts (reconnects); doubles up to maxRestartDelay
+ * @param connectTimeout how long a socket receiver waits for the server to accept
+ * @param writeAheadLog whether received blocks are logged before they are acknowledged
+ * @param blockQueueSize blocks cut but not yet stored; a full queue makes {@code store} wait
+ * @param minFileAgeMillis how long a file must be unmodified before a file stream reads it without seeing it
+ *     unchanged in two listings; -1 means one batch interval
+ */
+public record SourceSettings(Duration blockInterval, long receiverMaxRate, boolean backpressure, long initialRate,
+        double proportional, double integral, double derivative, double minRate, BadRecordPolicy badRecords,
+        int maxLineLength, Duration restartDelay, Duration maxRestartDelay, Duration connectTimeout,
+        boolean writeAheadLog, int blockQueueSize, long minFileAgeMillis) implements Serializable {
+
+    public static final String BLOCK_INTERVAL = "sluice.receiver.blockInterval";
+    public static final String RECEIVER_MAX_RATE = "sluice.receiver.maxRate";
+    public static final String BACKPRESSURE = "sluice.backpressure.enabled";
+    public static final String INITIAL_RATE = "sluice.backpressure.initialRate";
+    public static final String PID_PROPORTIONAL = "sluice.backpressure.pid.proportional";
+    public static final String PID_INTEGRAL = "sluice.backpressure.pid.integral";
+    public static final String PID_DERIVATIVE = "sluice.backpressure.pid.derived";
+    public static final String PID_MIN_RATE = "sluice.backpressure.pid.minRate";
+    public static final String BAD_RECORDS = "sluice.input.badRecords";
+    public static final String MAX_LINE_LENGTH = "sluice.input.maxLineLength";
+    public static final String RESTART_DELAY = "sluice.receiver.restartDelay";
+    public static final String MAX_RESTART_DELAY = "sluice.receiver.maxRestartDelay";
+    public static final String CONNECT_TIMEOUT = "sluice.receiver.connectTimeout";
+    public static final String WRITE_AHEAD_LOG = "sluice.receiver.writeAheadLog.enable";
+    public static final String BLOCK_QUEUE_SIZE = "sluice.receiver.blockQueueSize";
+    public static final String MIN_FILE_AGE = "sluice.input.fileStream.minFileAge";
+
+    /** What a source does with a record it cannot read. */
+    public enum BadRecordPolicy {
+        /** Stop the source and fail the next batch with an error naming the source, the batch and the record. */
+        FAIL,
+        /** Drop the record, count it in the batch's {@code skippedRecords}, and log why. */
+        SKIP
+    }
+
+    public SourceSettings {
+        if (blockInterval.toMillis() <= 0) {
+            throw new IllegalArgumentException(BLOCK_INTERVAL + " must be positive, was " + blockInterval);
+        }
+        if (receiverMaxRate < 0 || initialRate < 0 || minRate <= 0) {
+            throw new IllegalArgumentException("rates must not be negative (" + RECEIVER_MAX_RATE + "="
+                    + receiverMaxRate + ", " + INITIAL_RATE + "=" + initialRate + ") and " + PID_MIN_RATE
+                    + " must be positive (was " + minRate + ")");
+        }
+        if (proportional < 0 || integral < 0 || derivative < 0) {
+            throw new IllegalArgumentException("PID gains must not be negative: " + proportional + ", " + integral
+                    + ", " + derivative);
+        }
+        if (maxLineLength < 1 || blockQueueSize < 1) {
+            throw new IllegalArgumentException(MAX_LINE_LENGTH + " and " + BLOCK_QUEUE_SIZE + " must be positive");
+        }
+    }
+
+    /** Reads the settings through {@code conf}, which returns null for a key that is not set. */
+    public static SourceSettings from(Function<String, String> conf) {
+        Reader r = new Reader(conf);
+        return new SourceSettings(
+                r.duration(BLOCK_INTERVAL, "spark.streaming.blockInterval", "200ms"),
+                r.longValue(RECEIVER_MAX_RATE, "spark.streaming.receiver.maxRate", 0),
+                Boolean.parseBoolean(r.get(BACKPRESSURE, "spark.streaming.backpressure.enabled", "false")),
+                r.longValue(INITIAL_RATE, "spark.streaming.backpressure.initialRate", 0),
+                r.doubleValue(PID_PROPORTIONAL, "spark.streaming.backpressure.pid.proportional", 1.0),
+                r.doubleValue(PID_INTEGRAL, "spark.streaming.backpressure.pid.integral", 0.2),
+                r.doubleValue(PID_DERIVATIVE, "spark.streaming.backpressure.pid.derived", 0.0),
+                r.doubleValue(PID_MIN_RATE, "spark.streaming.backpressure.pid.minRate", 100),
+                BadRecordPolicy.valueOf(r.get(BAD_RECORDS, null, "fail").trim().toUpperCase(java.util.Locale.ROOT)),
+                (int) r.longValue(MAX_LINE_LENGTH, null, 1 << 20),
+                r.duration(RESTART_DELAY, null, "100ms"),
+                r.duration(MAX_RESTART_DELAY, "spark.streaming.receiverRestartDelay", "2s"),
+                r.duration(CONNECT_TIMEOUT, null, "10s"),
+                Boolean.parseBoolean(r.get(WRITE_AHEAD_LOG, "spark.streaming.receiver.writeAheadLog.enable", "false")),
+                (int) r.longValue(BLOCK_QUEUE_SIZE, "spark.streaming.blockQueueSize", 10),
+                conf.apply(MIN_FILE_AGE) == null ? -1 : r.duration(MIN_FILE_AGE, null, "0").toMillis());
+    }
+
+    /** The rate a rate-limited source starts at: the initial rate if backpressure sets one, else the maximum. */
+    public long startRate(long maxRate) {
+        if (backpressure && initialRate > 0) {
+            return maxRate > 0 ? Math.min(initialRate, maxRate) : initialRate;
+        }
+        return maxRate;
+    }
+
+    private record Reader(Function<String, String> conf) {
+        String get(String key, String sparkKey, String dflt) {
+            String v = conf.apply(key);
+            if (v == null && sparkKey != null) {
+                v = conf.apply(sparkKey);
+            }
+            return v == null ? dflt : v;
+        }
+
+        Duration duration(String key, String sparkKey, String dflt) {
+            String v = get(key, sparkKey, dflt).trim();
+            try {
+                return Duration.ofMillis(JavaUtils.timeStringAsMs(v));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(key + " must be a duration such as 200ms or 2s, was '" + v + "'", e);
+            }
+        }
+
+        long longValue(String key, String sparkKey, long dflt) {
+            String v = get(key, sparkKey, null);
+            try {
+                return v == null ? dflt : Long.parseLong(v.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(key + " must be a whole number, was '" + v + "'", e);
+            }
+        }
+
+        double doubleValue(String key, String sparkKey, double dflt) {
+            String v = get(key, sparkKey, null);
+            try {
+                return v == null ? dflt : Double.parseDouble(v.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(key + " must be a number, was '" + v + "'", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package io.sluice.dstream.source.internal.receiver;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Cuts the records a receiver stores one at a time into blocks every block interval and hands each block to a
+ * pusher thread, which stores it and reports it to the driver. A bounded queue between the two makes {@link
+ * #add} wait when storing falls behind, so a fast source cannot fill the executor's memory.
+ */
+final class BlockGenerator<T> {
+    /** Stores one block and reports it; runs on the pusher thread. */
+    interface BlockSink<T> {
+        /** @param count the records the block holds (an element may hold several: packed lines) */
+        void push(List<Object> elements, long count, long skipped) throws Exception;
+
+        void pushFailed(Exception e);
+    }
+
+    private record Block(List<Object> elements, long count, long skipped, boolean last) {
+    }
+
+    private final Duration interval;
+    private final BlockSink<T> sink;
+    private final BlockingQueue<Block> queue;
+    private final Thread ticker;
+    private final Thread pusher;
+    private final Object lock = new Object();
+    private List<Object> buffer = new ArrayList<>();
+    private long count;
+    private long skipped;
+    private volatile boolean stopped;
+
+    BlockGenerator(String name, Duration interval, int queueSize, BlockSink<T> sink) {
+        this.interval = interval;
+        this.sink = sink;
+        this.queue = new ArrayBlockingQueue<>(queueSize);
+        this.ticker = new Thread(this::tick, "sluice-block-generator-" + name);
+        this.pusher = new Thread(this::push, "sluice-block-pusher-" + name);
+        ticker.setDaemon(true);
+        pusher.setDaemon(true);
+    }
+
+    void start() {
+        ticker.start();
+        pusher.start();
+    }
+
+    void add(T record) {
+        if (stopped) {
+            throw new IllegalStateException("cannot store a record: the receiver's block generator has stopped");
+        }
+        synchronized (lock) {
+            buffer.add(record);
+            count++;
+        }
+    }
+
+    /** Adds one element that holds {@code records} records. */
+    void addPacked(Object element, int records) {
+        if (stopped) {
+            throw new IllegalStateException("cannot store records: the receiver's block generator has stopped");
+        }
+        synchronized (lock) {
+            buffer.add(element);
+            count += records;
+        }
+    }
+
+    void addSkipped() {
+        synchronized (lock) {
+            skipped++;
+        }
+    }
+
+    /** Stops cutting blocks, then pushes what is buffered and queued; returns when all of it is reported. */
+    void stopAndFlush() throws InterruptedException {
+        if (stopped) {
+            pusher.join();
+            return;
+        }
+        stopped = true;
+        ticker.interrupt();
+        ticker.join();
+        cut(true);
+        pusher.join();
+    }
+
+    /** Stops without pushing what is left (the task was cancelled). */
+    void abort() {
+        stopped = true;
+        ticker.interrupt();
+        pusher.interrupt();
+    }
+
+    private void tick() {
+        long next = System.nanoTime() + interval.toNanos();
+        try {
+            while (!stopped) {
+                long wait = next - System.nanoTime();
+                if (wait > 0) {
+                    TimeUnit.NANOSECONDS.sleep(wait);
+                }
+                next += interval.toNanos();
+                cut(false);
+            }
+        } catch (InterruptedException e) {
+            // stopping: stopAndFlush cuts the last block
+        }
+    }
+
+    /**
+     * Queues the buffered records as a block. It waits for room in the queue holding the lock, so that {@link
+     * #add} waits too: the receiver stops reading instead of buffering without bound.
+     */
+    private void cut(boolean last) throws InterruptedException {
+        synchronized (lock) {
+            if (buffer.isEmpty() && skipped == 0 && !last) {
+                return;
+            }
+            queue.put(new Block(buffer, count, skipped, last));
+            buffer = new ArrayList<>();
+            count = 0;
+            skipped = 0;
+        }
+    }
+
+    private void push() {
+        try {
+            while (true) {
+                Block block = queue.take();
+                if (!block.elements().isEmpty() || block.skipped() > 0) {
+                    try {
+                        sink.push(block.elements(), block.count(), block.skipped());
+                    } catch (InterruptedException e) {
+                        throw e;
+                    } catch (Exception e) {
+                        sink.pushFailed(e);
+                    }
+                }
+                if (block.last()) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            // aborted
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.sluice.dstream.source.internal.receiver;
+
+import java.io.Serializable;
+import org.apache.spark.rpc.RpcEndpointRef;
+
+/** The messages between a receiver's supervisor (executor) and the receiver tracker (driver). */
+final class Messages {
+    private Messages() {
+    }
+
+    /** Supervisor to tracker, on start; the reply is a {@link Registered}. */
+    record Register(int streamId, RpcEndpointRef supervisor, String host, String executorId) implements Serializable {
+    }
+
+    /**
+     * @param proceed false when the context is already stopping: the supervisor exits at once
+     * @param generation unique per registration of this stream: block ids start with it
+     * @param rate records per second the receiver may store, 0 for unlimited
+     */
+    record Registered(boolean proceed, int generation, long rate) implements Serializable {
+    }
+
+    /**
+     * Supervisor to tracker once a block is stored (and logged): the reply means the driver knows it.
+     *
+     * @param uniqueId the block's id within the stream, -1 for a block of only skipped records
+     * @param walRecord where the write-ahead log keeps the block, null without the log
+     */
+    record AddBlock(int streamId, long uniqueId, long records, long skipped, String walRecord, long writeTime)
+            implements Serializable {
+    }
+
+    /** Supervisor to tracker: something listeners should hear (kind: started, stopped, error, reconnected). */
+    record Event(int streamId, String kind, String message) implements Serializable {
+    }
+
+    /** Supervisor to tracker: the receiver stopped because of bad input or an error; the next batch fails. */
+    record Failed(int streamId, String message) implements Serializable {
+    }
+
+    /** Tracker to supervisor (ask): stop the receiver, store what it buffered unless {@code drop}, then reply. */
+    record Stop(boolean drop) implements Serializable {
+    }
+
+    /** Tracker to supervisor: the new rate limit in records per second (0: unlimited). */
+    record UpdateRate(long rate) implements Serializable {
+    }
+}

@@ -1,0 +1,17 @@
+package io.sluice.dstream.source.internal.receiver;
+
+/**
+ * A block a receiver stored and reported.
+ *
+ * @param uniqueId the block's id within its stream, -1 when it held only skipped records (no data was stored)
+ * @param walRecord where the write-ahead log holds the block's records ({@code <log dir>/<record handle>}),
+ *     null without the log
+ * @param sequence the order the driver learnt of the block in, per stream (kept across restarts with the log)
+ * @param writeTime when the executor logged the block (its wall clock, the log's record time), -1 without the log
+ */
+public record ReceivedBlock(long uniqueId, long records, long skipped, String walRecord, long sequence, long writeTime)
+        implements java.io.Serializable {
+    public boolean hasData() {
+        return uniqueId >= 0;
+    }
+}

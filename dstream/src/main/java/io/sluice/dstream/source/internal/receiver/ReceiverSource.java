@@ -1,0 +1,217 @@
+package io.sluice.dstream.source.internal.receiver;
+
+import io.sluice.dstream.receiver.Receiver;
+import io.sluice.dstream.source.BatchReport;
+import io.sluice.dstream.source.InputSource;
+import io.sluice.dstream.source.SourceContext;
+import io.sluice.dstream.source.internal.BadInputException;
+import io.sluice.dstream.source.internal.PackedLines;
+import io.sluice.dstream.source.internal.rate.BatchCounts;
+import io.sluice.dstream.source.internal.rate.RateController;
+import io.sluice.dstream.source.internal.rate.RateLimitedSource;
+import io.sluice.rdd.BatchGrid;
+import io.sluice.rdd.Time;
+import io.sluice.rdd.internal.ClassTags;
+import io.sluice.rdd.internal.Serialization;
+import io.sluice.rdd.internal.Transforms;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentSkipListMap;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.rdd.BlockRDD;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.storage.BlockId;
+import org.apache.spark.storage.StreamBlockId;
+import org.apache.spark.util.SerializableConfiguration;
+
+/**
+ * A stream fed by a receiver: the RDD of batch t reads, from the block manager, every block the receiver
+ * reported since the previous batch (one partition per block). Once no batch needs them, the blocks are removed.
+ * If the receiver stopped because of bad input or an error, every later batch fails with that error.
+ */
+public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSource {
+    private record Allocation(List<ReceivedBlock> blocks, RDD<?> rdd) {
+        long records() {
+            return blocks.stream().mapToLong(ReceivedBlock::records).sum();
+        }
+
+        long skipped() {
+            return blocks.stream().mapToLong(ReceivedBlock::skipped).sum();
+        }
+    }
+
+    private final Receiver<T> receiver;
+    private final String detail;
+    private final ReceiverTracker tracker;
+    private final boolean packedLines;
+    private final NavigableMap<Time, Allocation> allocations = new ConcurrentSkipListMap<>();
+    private final BatchCounts counts = new BatchCounts();
+    private volatile ReceiverStream stream;
+    private volatile JavaSparkContext sc;
+    private volatile BatchGrid grid;
+    private SerializableConfiguration hadoopConf;
+
+    /** {@code detail} (e.g. the server's address) follows the stream's name in messages; empty for none. */
+    public ReceiverSource(Receiver<T> receiver, String detail, ReceiverTracker tracker) {
+        Serialization.problemWith(receiver).ifPresent(p -> {
+            throw new IllegalArgumentException("the receiver " + receiver.getClass().getName() + " cannot be sent "
+                    + "to an executor: " + p + " (make captured objects Serializable, or create them in onStart)");
+        });
+        this.receiver = receiver;
+        this.detail = detail;
+        this.tracker = tracker;
+        this.packedLines = receiver instanceof SocketReceiver<?> s && s.packsLines();
+    }
+
+    /** The driver's state of this stream, once the context started. */
+    public ReceiverStream stream() {
+        ReceiverStream s = stream;
+        if (s == null) {
+            throw new IllegalStateException("the receiver stream has not started");
+        }
+        return s;
+    }
+
+    @Override
+    public void start(SourceContext context) {
+        sc = context.sparkContext();
+        grid = context.grid();
+        ReceiverStream s = tracker.register(receiver, context.name() + (detail.isEmpty() ? "" : " (" + detail + ")"),
+                context.id());
+        tracker.openLog(s);
+        if (!context.restoredPositions().isEmpty()) {
+            s.restore(context.restoredPositions());
+        }
+        stream = s;
+        if (tracker.settings().backpressure()) {
+            context.addStreamingListener(new RateController(this, grid.step().toMillis(), tracker.settings()));
+        }
+    }
+
+    /** The engine names the stream and the batch in what this throws. */
+    @Override
+    public Optional<JavaRDD<T>> compute(Time time) {
+        ReceiverStream s = stream();
+        String failure = s.failure();
+        if (failure != null) {
+            throw new BadInputException(failure);
+        }
+        List<ReceivedBlock> blocks = s.allocate(time);
+        List<BlockId> ids = new ArrayList<>();
+        List<ReceivedBlock> withData = new ArrayList<>();
+        for (ReceivedBlock b : blocks) {
+            if (b.hasData()) {
+                ids.add(new StreamBlockId(s.streamId(), b.uniqueId()));
+                withData.add(b);
+            }
+        }
+        RDD<T> rdd = null;
+        if (!ids.isEmpty()) {
+            rdd = withData.get(0).walRecord() != null
+                    ? new WalBackedBlockRDD<>(sc.sc(), s.streamId(), withData, hadoopConf())
+                    : new BlockRDD<>(sc.sc(), ids.toArray(BlockId[]::new), ClassTags.any());
+        }
+        Allocation allocation = new Allocation(blocks, rdd);
+        allocations.put(time, allocation);
+        counts.put(time, allocation.records());
+        if (rdd == null) {
+            return Optional.of(sc.emptyRDD());
+        }
+        JavaRDD<T> read = new JavaRDD<>(rdd, ClassTags.any());
+        return Optional.of(packedLines ? unpack(read) : read);
+    }
+
+    /** The lines of blocks of {@link PackedLines}, made strings as a task reads them. Static: captures nothing. */
+    @SuppressWarnings("unchecked")
+    private static <T> JavaRDD<T> unpack(JavaRDD<T> blocks) {
+        return Transforms.flatMap(blocks, block -> (java.util.Iterator<T>) ((PackedLines) block).iterator());
+    }
+
+    @Override
+    public BatchReport report(Time time) {
+        Allocation a = allocations.get(time);
+        return a == null ? BatchReport.NONE : new BatchReport(a.records(), a.skipped());
+    }
+
+    @Override
+    public void forgetOlderThan(Time oldestKept) {
+        Map<Time, Allocation> old = allocations.headMap(oldestKept, true);
+        for (Allocation a : old.values()) {
+            removeBlocks(a.blocks());
+        }
+        old.clear();
+        stream().forgetUpTo(oldestKept);
+        if (oldestKept.milliseconds() != Long.MAX_VALUE) {
+            tracker.cleanLogs(stream(), oldestKept, grid.step());
+        }
+    }
+
+    private void removeBlocks(List<ReceivedBlock> blocks) {
+        var master = sc.sc().env().blockManager().master();
+        for (ReceivedBlock b : blocks) {
+            if (b.hasData()) {
+                master.removeBlock(new StreamBlockId(stream().streamId(), b.uniqueId()));
+            }
+        }
+    }
+
+    private synchronized SerializableConfiguration hadoopConf() {
+        if (hadoopConf == null) {
+            hadoopConf = new SerializableConfiguration(sc.hadoopConfiguration());
+        }
+        return hadoopConf;
+    }
+
+    // ---- recovery: with the write-ahead log, a batch run again after a restart reads the blocks it read ----
+
+    @Override
+    public boolean replayable() {
+        return tracker.writeAheadLog();
+    }
+
+    @Override
+    public Optional<String> positionAfter(Time time) {
+        if (time.equals(grid.zero())) { // before the first batch: a restart that recomputes it reads from there
+            return Optional.ofNullable(stream().positionBeforeFirstBatch());
+        }
+        return Optional.ofNullable(stream().positionAfter(time));
+    }
+
+    /** After the last batch: removes the blocks of remembered batches and those no batch took. */
+    public void releaseBlocks() {
+        if (stream == null) {
+            return;
+        }
+        forgetOlderThan(new Time(Long.MAX_VALUE));
+        removeBlocks(stream.drain());
+    }
+
+    @Override
+    public String sourceName() {
+        return stream().source();
+    }
+
+    @Override
+    public long maxRate() {
+        return stream().maxRate();
+    }
+
+    @Override
+    public long currentRate() {
+        return stream().rate();
+    }
+
+    @Override
+    public void updateRate(long recordsPerSecond) {
+        tracker.updateRate(stream(), recordsPerSecond);
+    }
+
+    @Override
+    public long recordsAt(Time time) {
+        return counts.get(time);
+    }
+}

@@ -1,0 +1,339 @@
+package io.sluice.dstream.source.internal.receiver;
+
+import io.sluice.dstream.receiver.Receiver;
+import io.sluice.rdd.Time;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import org.apache.spark.rpc.RpcEndpointRef;
+
+/**
+ * The driver's view of one receiver stream: blocks reported but not yet taken by a batch, the receiver's
+ * endpoint and rate, whether it stopped for good (and why), and counters for diagnostics and tests.
+ */
+public final class ReceiverStream {
+    private final int streamId;
+    private final String source;
+    private final Receiver<?> receiver;
+    private final long maxRate;
+    private static final String POSITION_VERSION = "blocks-v1";
+
+    private final String stableId;
+    private final List<ReceivedBlock> unallocated = new ArrayList<>();
+    // With the write-ahead log: the log of reported blocks, and per batch the newest block it took.
+    private BlockMetadataLog metadata;
+    private long nextSequence;
+    private final NavigableMap<Time, Long> lastSequenceAt = new TreeMap<>();
+    private final Map<Time, List<ReceivedBlock>> restoredBatches = new HashMap<>();
+    // With the write-ahead log: the oldest write time of the blocks each batch took, to clean the logs by.
+    private final NavigableMap<Time, Long> oldestWriteAt = new TreeMap<>();
+    private Time lastCleaned;
+    private volatile RpcEndpointRef supervisor;
+    private volatile long rate;
+    private long receivedRecords;
+    private long receivedSkipped;
+    private long reconnects;
+    private boolean finished;
+    private String failure;
+
+    ReceiverStream(int streamId, String source, String stableId, Receiver<?> receiver, long maxRate,
+            long rate) {
+        this.streamId = streamId;
+        this.stableId = stableId;
+        this.source = source;
+        this.receiver = receiver;
+        this.maxRate = maxRate;
+        this.rate = rate;
+    }
+
+    public int streamId() {
+        return streamId;
+    }
+
+    public String source() {
+        return source;
+    }
+
+    Receiver<?> receiver() {
+        return receiver;
+    }
+
+    /** The configured maximum rate (records/s), 0 for none. */
+    public long maxRate() {
+        return maxRate;
+    }
+
+    /** The rate the receiver is held to now (records/s), 0 for unlimited. */
+    public long rate() {
+        return rate;
+    }
+
+    void rate(long rate) {
+        this.rate = rate;
+    }
+
+    RpcEndpointRef supervisor() {
+        return supervisor;
+    }
+
+    void supervisor(RpcEndpointRef ref) {
+        this.supervisor = ref;
+    }
+
+    /** The stream's stable id: names this stream's logs in the checkpoint directory. */
+    public String stableId() {
+        return stableId;
+    }
+
+    /**
+     * Takes up the log of reported blocks. Blocks already in it were acknowledged by a driver that died before
+     * its first checkpoint (a restart from a checkpoint re-allocates them in {@link #restore}): they go to the
+     * first batch, and new blocks are numbered after them.
+     */
+    synchronized void useLog(BlockMetadataLog log) {
+        this.metadata = log;
+        for (ReceivedBlock b : log.readAll()) {
+            unallocated.add(b);
+            nextSequence = Math.max(nextSequence, b.sequence() + 1);
+        }
+    }
+
+    synchronized void closeLog() {
+        if (metadata != null) {
+            try {
+                metadata.close();
+            } catch (java.io.IOException e) {
+                // nothing more will be written
+            }
+        }
+    }
+
+    synchronized boolean hasLog() {
+        return metadata != null;
+    }
+
+    /** Records a reported block (logging it first, with the log on); returns once the block is safe. */
+    synchronized void add(long uniqueId, long records, long skipped, String walRecord, long writeTime, Time now)
+            throws java.io.IOException {
+        ReceivedBlock block = new ReceivedBlock(uniqueId, records, skipped, walRecord, nextSequence++, writeTime);
+        if (metadata != null) {
+            metadata.append(block, now);
+        }
+        unallocated.add(block);
+        receivedRecords += block.records();
+        receivedSkipped += block.skipped();
+        notifyAll();
+    }
+
+    /**
+     * The blocks of batch {@code time}: those it took before a driver restart if it runs again, else every
+     * block reported and not taken so far.
+     */
+    public synchronized List<ReceivedBlock> allocate(Time time) {
+        List<ReceivedBlock> taken = restoredBatches.remove(time);
+        if (taken == null) {
+            taken = List.copyOf(unallocated);
+            unallocated.clear();
+        }
+        long last = taken.isEmpty() ? lastSequenceBefore(time) : taken.get(taken.size() - 1).sequence();
+        lastSequenceAt.put(time, last);
+        taken.stream().mapToLong(ReceivedBlock::writeTime).filter(w -> w >= 0).min()
+                .ifPresent(w -> oldestWriteAt.put(time, w));
+        return taken;
+    }
+
+    /** Takes what no batch took, for cleaning up at the end. */
+    public synchronized List<ReceivedBlock> drain() {
+        List<ReceivedBlock> taken = List.copyOf(unallocated);
+        unallocated.clear();
+        return taken;
+    }
+
+    private long lastSequenceBefore(Time time) {
+        Map.Entry<Time, Long> e = lastSequenceAt.lowerEntry(time);
+        return e == null ? -1 : e.getValue();
+    }
+
+    /** Where the stream stands after batch {@code time}: the newest block taken by then (log on only). */
+    synchronized String positionAfter(Time time) {
+        Long last = lastSequenceAt.get(time);
+        return metadata == null || last == null ? null : POSITION_VERSION + " " + last;
+    }
+
+    /** The position before any batch took a block (log on only). */
+    synchronized String positionBeforeFirstBatch() {
+        return metadata == null ? null : POSITION_VERSION + " -1";
+    }
+
+    /**
+     * After a driver restart: the first position is the last completed batch's, the others those of batches
+     * that run again; each of those gets the logged blocks after its predecessor's position up to its own, and
+     * the blocks after the newest position wait for the next batch.
+     */
+    synchronized void restore(NavigableMap<Time, String> positions) {
+        if (metadata == null) {
+            return;
+        }
+        NavigableMap<Time, Long> last = new TreeMap<>();
+        positions.forEach((t, p) -> {
+            String[] f = p.split(" ");
+            if (f.length != 2 || !f[0].equals(POSITION_VERSION)) {
+                throw new IllegalArgumentException(source + ": not a receiver position of format "
+                        + POSITION_VERSION + ": '" + p + "'");
+            }
+            last.put(t, Long.parseLong(f[1]));
+        });
+        // Every logged block: useLog took them all up, and no block is reported before a restore.
+        List<ReceivedBlock> logged = List.copyOf(unallocated);
+        long previous = last.firstEntry().getValue();
+        for (Map.Entry<Time, Long> e : last.tailMap(last.firstKey(), false).entrySet()) {
+            long from = previous;
+            long to = e.getValue();
+            restoredBatches.put(e.getKey(), logged.stream().filter(b -> b.sequence() > from && b.sequence() <= to)
+                    .toList());
+            previous = Math.max(previous, to);
+        }
+        long newest = previous;
+        unallocated.clear();
+        logged.stream().filter(b -> b.sequence() > newest).forEach(unallocated::add);
+        nextSequence = logged.stream().mapToLong(ReceivedBlock::sequence).max().orElse(newest) + 1;
+        nextSequence = Math.max(nextSequence, newest + 1);
+        lastSequenceAt.putAll(last);
+    }
+
+    /**
+     * Whether the logs should be cleaned up to {@code threshold} now: at most once per {@code every} of batch
+     * time. Forgets what it kept about batches up to the threshold.
+     */
+    synchronized boolean cleaningDue(Time threshold, java.time.Duration every) {
+        if (lastCleaned != null && threshold.minus(lastCleaned).compareTo(every) < 0) {
+            return false;
+        }
+        lastCleaned = threshold;
+        return true;
+    }
+
+    /**
+     * The oldest write time of a logged block that a batch after {@code threshold} took or that no batch took
+     * yet: data logged before it is needed by no batch a restart could run again. -1 when there is none.
+     */
+    synchronized long oldestWriteNeededAfter(Time threshold) {
+        oldestWriteAt.headMap(threshold, true).clear();
+        long oldest = Long.MAX_VALUE;
+        for (long w : oldestWriteAt.values()) {
+            oldest = Math.min(oldest, w);
+        }
+        for (ReceivedBlock b : unallocated) {
+            if (b.writeTime() >= 0) {
+                oldest = Math.min(oldest, b.writeTime());
+            }
+        }
+        for (List<ReceivedBlock> blocks : restoredBatches.values()) {
+            for (ReceivedBlock b : blocks) {
+                if (b.writeTime() >= 0) {
+                    oldest = Math.min(oldest, b.writeTime());
+                }
+            }
+        }
+        return oldest == Long.MAX_VALUE ? -1 : oldest;
+    }
+
+    /** Drops the driver's log records of blocks reported before {@code threshold} (driver clock). */
+    synchronized void cleanLog(Time threshold) throws java.io.IOException {
+        if (metadata != null) {
+            metadata.clean(threshold);
+        }
+    }
+
+    /** Forgets positions of batches up to {@code time}. */
+    synchronized void forgetUpTo(Time time) {
+        lastSequenceAt.headMap(time, false).clear();
+    }
+
+    synchronized boolean hasUnallocated() {
+        return !unallocated.isEmpty();
+    }
+
+    synchronized void reconnected() {
+        reconnects++;
+        notifyAll();
+    }
+
+    synchronized void finish(String failure) {
+        finished = true;
+        supervisor = null;
+        if (failure != null && this.failure == null) {
+            this.failure = failure;
+        }
+        notifyAll();
+    }
+
+    synchronized boolean finished() {
+        return finished;
+    }
+
+    /** Why the receiver stopped for good, or null if it did not fail. */
+    public synchronized String failure() {
+        return failure;
+    }
+
+    /** How many times the receiver was restarted (reconnected) so far. */
+    public synchronized long reconnects() {
+        return reconnects;
+    }
+
+    /** Records (good and skipped) reported so far. */
+    public synchronized long received() {
+        return receivedRecords;
+    }
+
+    public synchronized long skipped() {
+        return receivedSkipped;
+    }
+
+    /**
+     * Waits until {@code records} records and {@code skipped} skipped ones were reported, or the receiver
+     * failed; returns whether the counts were reached. For tests and tools that must not sleep.
+     */
+    public synchronized boolean awaitReceived(long records, long skipped, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while ((receivedRecords < records || receivedSkipped < skipped) && failure == null) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            wait(Math.max(1, left / 1_000_000));
+        }
+        return receivedRecords >= records && receivedSkipped >= skipped;
+    }
+
+    /** Waits until the receiver reconnected {@code n} times in all, or failed. */
+    public synchronized boolean awaitReconnects(long n, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (reconnects < n && failure == null) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            wait(Math.max(1, left / 1_000_000));
+        }
+        return reconnects >= n;
+    }
+
+    /** Waits until the receiver stopped for good (by itself or with a failure). */
+    public synchronized boolean awaitFinished(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!finished) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            wait(Math.max(1, left / 1_000_000));
+        }
+        return true;
+    }
+}

@@ -1,0 +1,375 @@
+package io.sluice.dstream.source.internal.receiver;
+
+import io.sluice.rdd.internal.ClassTags;
+import io.sluice.dstream.source.internal.BadInputException;
+import io.sluice.dstream.source.internal.SourceSettings;
+import io.sluice.dstream.receiver.Receiver;
+import io.sluice.rdd.Time;
+import io.sluice.recovery.internal.wal.FileWriteAheadLog;
+import io.sluice.recovery.internal.wal.RecordHandle;
+import io.sluice.recovery.internal.wal.WriteAheadLog;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.rpc.RpcCallContext;
+import org.apache.spark.rpc.RpcEndpointRef;
+import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.storage.StreamBlockId;
+import org.apache.spark.util.RpcUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * Runs one receiver inside a long-running task on an executor: registers with the driver's receiver tracker,
+ * starts the receiver, cuts what it stores into blocks, stores each block in the block manager and reports it,
+ * restarts the receiver with backoff when it asks to, and on a stop request stores everything buffered before
+ * it replies, so a graceful stop loses nothing that was stored.
+ */
+final class ReceiverSupervisor<T> implements ReceiverHost<T> {
+    private static final Logger LOG = LoggerFactory.getLogger(ReceiverSupervisor.class);
+
+    private enum State { STARTING, STARTED, RESTARTING, STOPPED }
+
+    private final Receiver<T> receiver;
+    private final ReceiverSpec spec;
+    private final SourceSettings settings;
+    private final StorageLevel level;
+    private final RateLimiter limiter;
+    private final BlockGenerator<T> generator;
+    private final ScheduledExecutorService restarter;
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private final AtomicLong sequence = new AtomicLong();
+    private final AtomicLong skippedTotal = new AtomicLong();
+    private WriteAheadLog wal;
+    private String walDirectory;
+    private RpcEndpointRef driver;
+    private RpcEndpointRef self;
+    private volatile int generation;
+    private volatile State state = State.STARTING;
+    private volatile int failedRestarts;
+    private volatile boolean storedSinceStart;
+    private long restarts;
+
+    private ReceiverSupervisor(Receiver<T> receiver, ReceiverSpec spec) {
+        this.receiver = receiver;
+        this.spec = spec;
+        this.settings = spec.settings();
+        this.level = spec.storageLevel();
+        this.limiter = new RateLimiter(0);
+        String name = spec.streamId() + "-" + UUID.randomUUID();
+        this.generator = new BlockGenerator<>(name, settings.blockInterval(), settings.blockQueueSize(),
+                new BlockGenerator.BlockSink<>() {
+                    @Override
+                    public void push(List<Object> elements, long count, long skipped) throws Exception {
+                        pushAndReport(elements, count, skipped);
+                    }
+
+                    @Override
+                    public void pushFailed(Exception e) {
+                        failed("could not store a block of received data", e);
+                    }
+                });
+        this.restarter = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "sluice-receiver-restarter-" + name);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** The body of the receiver's task: returns when the receiver has stopped for good. */
+    static <T> void run(Receiver<T> receiver, ReceiverSpec spec) throws InterruptedException {
+        new ReceiverSupervisor<>(receiver, spec).runUntilStopped();
+    }
+
+    private void runUntilStopped() throws InterruptedException {
+        SparkEnv env = SparkEnv.get();
+        driver = RpcUtils.makeDriverRef(spec.trackerName(), env.conf(), env.rpcEnv());
+        self = Endpoint.setUp(spec.trackerName() + "-receiver-" + spec.streamId() + "-" + UUID.randomUUID(),
+                this::onMessage, this::onAsk);
+        try {
+            Messages.Registered reg = Endpoint.ask(driver, new Messages.Register(spec.streamId(), self,
+                    env.blockManager().blockManagerId().host(), env.executorId()), Messages.Registered.class);
+            if (!reg.proceed()) {
+                return;
+            }
+            generation = reg.generation();
+            limiter.setRate(reg.rate());
+            if (spec.walDirectory() != null) {
+                // A directory of its own: one writer per log, and a restarted receiver never appends to a
+                // segment an earlier one may have left torn.
+                walDirectory = spec.walDirectory() + "/" + UUID.randomUUID();
+                wal = FileWriteAheadLog.open(walDirectory, spec.hadoopConf().value());
+            }
+            receiver.attachHost(this);
+            generator.start();
+            restarter.execute(() -> startReceiver(false));
+            finished.await();
+        } catch (InterruptedException e) {
+            // the job was cancelled (a non-graceful stop): nothing more is stored
+            state = State.STOPPED;
+            generator.abort();
+            safely(receiver::onStop, "onStop");
+            throw e;
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(spec.source() + ": cannot open the write-ahead log in "
+                    + spec.walDirectory() + ": " + e, e);
+        } finally {
+            restarter.shutdownNow();
+            Endpoint.tearDown(self);
+            closeLog();
+        }
+    }
+
+    private void startReceiver(boolean afterRestart) {
+        if (state == State.STOPPED) {
+            return;
+        }
+        state = State.STARTED;
+        storedSinceStart = false;
+        try {
+            receiver.onStart();
+        } catch (Throwable e) {
+            restart("the receiver failed to start", e, null);
+            return;
+        }
+        if (afterRestart) {
+            restarts++;
+            event("reconnected", "restart #" + restarts + " of " + spec.source());
+        } else {
+            event("started", spec.source() + " started on executor " + SparkEnv.get().executorId());
+        }
+    }
+
+    // ---- ReceiverHost: what the receiver calls ----------------------------------------------------------
+
+    @Override
+    public void store(T record) {
+        acquire(1);
+        generator.add(record);
+        noteStored();
+    }
+
+    @Override
+    public void storeBlock(Iterator<T> records) {
+        List<Object> block = new ArrayList<>();
+        records.forEachRemaining(block::add);
+        acquire(block.size());
+        try {
+            pushAndReport(block, block.size(), 0);
+        } catch (Exception e) {
+            throw new IllegalStateException(spec.source() + ": could not store a block of " + block.size()
+                    + " records: " + e, e);
+        }
+        noteStored();
+    }
+
+    @Override
+    public void storePacked(io.sluice.dstream.source.internal.PackedLines lines) {
+        acquire(lines.size());
+        generator.addPacked(lines, lines.size());
+        noteStored();
+    }
+
+    @Override
+    public void badRecord(String reason) {
+        if (settings.badRecords() == SourceSettings.BadRecordPolicy.SKIP) {
+            long n = skippedTotal.incrementAndGet();
+            generator.addSkipped();
+            if (n <= 10 || Long.bitCount(n) == 1) {
+                LOG.warn("{}: skipped bad record #{} ({} is skip): {}", spec.source(), n, SourceSettings.BAD_RECORDS,
+                        reason);
+            }
+        } else {
+            stop("bad input (set " + SourceSettings.BAD_RECORDS + "=skip to skip and count such records)",
+                    new BadInputException(reason));
+        }
+    }
+
+    @Override
+    public void reportError(String message, Throwable error) {
+        LOG.warn("{}: {}", spec.source(), message, error);
+        event("error", message + (error == null ? "" : ": " + error));
+    }
+
+    @Override
+    public void restart(String message, Throwable error, Duration delay) {
+        if (state == State.STOPPED || state == State.RESTARTING) {
+            return;
+        }
+        state = State.RESTARTING;
+        Duration wait = delay != null ? delay : backoff();
+        event("error", message + (error == null ? "" : ": " + error) + "; restarting in " + wait.toMillis() + " ms");
+        restarter.execute(() -> {
+            safely(receiver::onStop, "onStop");
+            restarter.schedule(() -> startReceiver(true), wait.toMillis(), TimeUnit.MILLISECONDS);
+        });
+    }
+
+    @Override
+    public void stop(String message, Throwable error) {
+        if (state == State.STOPPED) {
+            return;
+        }
+        state = State.STOPPED;
+        Thread t = new Thread(() -> {
+            terminate();
+            if (error != null) {
+                driver.send(new Messages.Failed(spec.streamId(), message + ": " + error.getMessage()));
+            } else {
+                event("stopped", message);
+            }
+            finished.countDown();
+        }, "sluice-receiver-stop-" + spec.streamId());
+        t.setDaemon(true);
+        t.start();
+    }
+
+    @Override
+    public boolean isReceiverStarted() {
+        return state == State.STARTED;
+    }
+
+    @Override
+    public boolean isReceiverStopped() {
+        return state != State.STARTED;
+    }
+
+    @Override
+    public int streamId() {
+        return spec.streamId();
+    }
+
+    // ---- the tracker's requests ---------------------------------------------------------------------------
+
+    private void onMessage(Object message) {
+        if (message instanceof Messages.UpdateRate m) {
+            limiter.setRate(m.rate());
+        }
+    }
+
+    private void onAsk(Object message, RpcCallContext context) {
+        if (message instanceof Messages.Stop stop) {
+            // Replies from another thread: storing the last blocks asks the driver, which may need this RPC thread.
+            Thread t = new Thread(() -> {
+                if (state != State.STOPPED && stop.drop()) {
+                    state = State.STOPPED; // a forced stop: what is buffered is not stored
+                    generator.abort();
+                    safely(receiver::onStop, "onStop");
+                    event("stopped", spec.source() + " stopped by the driver, dropping what it had not stored");
+                } else if (state != State.STOPPED) {
+                    state = State.STOPPED;
+                    terminate();
+                    event("stopped", spec.source() + " stopped by the driver");
+                }
+                context.reply(Boolean.TRUE);
+                finished.countDown();
+            }, "sluice-receiver-stop-" + spec.streamId());
+            t.setDaemon(true);
+            t.start();
+        } else {
+            context.sendFailure(new IllegalArgumentException("unexpected message " + message));
+        }
+    }
+
+    // ---- blocks -----------------------------------------------------------------------------------------------
+
+    /** Stops the receiver, then stores and reports everything it stored before. */
+    private void terminate() {
+        safely(receiver::onStop, "onStop");
+        try {
+            generator.stopAndFlush();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Stores a block: first in the write-ahead log (if on), then in the block manager, then tells the driver,
+     * which logs that it has the block before it replies. Only then does {@code store} return, so a receiver
+     * that acknowledges its source after {@code store} never acknowledges data a crash could lose.
+     */
+    private void pushAndReport(List<Object> records, long count, long skipped) throws java.io.IOException {
+        long id = -1;
+        String walRecord = null;
+        long writeTime = -1;
+        if (!records.isEmpty() && wal != null) {
+            // Records are tagged with the executor's wall-clock time: the log rolls and is cleaned by it.
+            writeTime = System.currentTimeMillis();
+            RecordHandle handle = wal.write(BlockCodec.encode(records), new Time(writeTime));
+            walRecord = walDirectory + "/" + handle.encode();
+        }
+        if (!records.isEmpty()) {
+            id = ((long) generation << 32) | sequence.incrementAndGet();
+            StreamBlockId blockId = new StreamBlockId(spec.streamId(), id);
+            boolean stored = SparkEnv.get().blockManager().putIterator(blockId,
+                    CollectionConverters.asScala(records.iterator()), level, true, ClassTags.any());
+            if (!stored) {
+                throw new IllegalStateException("the block manager did not store " + blockId);
+            }
+        }
+        Endpoint.ask(driver, new Messages.AddBlock(spec.streamId(), id, count, skipped, walRecord, writeTime), Boolean.class);
+    }
+
+    private void closeLog() {
+        WriteAheadLog log = wal;
+        if (log != null) {
+            try {
+                log.close();
+            } catch (java.io.IOException e) {
+                LOG.warn("{}: closing the write-ahead log failed", spec.source(), e);
+            }
+        }
+    }
+
+    private void failed(String message, Exception e) {
+        LOG.error("{}: {}", spec.source(), message, e);
+        stop(message, e);
+    }
+
+    private void acquire(long permits) {
+        try {
+            limiter.acquire(permits);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(spec.source() + ": interrupted while waiting for the rate limit", e);
+        }
+    }
+
+    private void noteStored() {
+        if (!storedSinceStart) {
+            storedSinceStart = true;
+            failedRestarts = 0;
+        }
+    }
+
+    private Duration backoff() {
+        int n = failedRestarts++;
+        long ms = settings.restartDelay().toMillis() << Math.min(n, 20);
+        return Duration.ofMillis(Math.min(ms, settings.maxRestartDelay().toMillis()));
+    }
+
+    private void event(String kind, String message) {
+        try {
+            driver.send(new Messages.Event(spec.streamId(), kind, message));
+        } catch (RuntimeException e) {
+            LOG.warn("{}: could not tell the driver '{} {}'", spec.source(), kind, message, e);
+        }
+    }
+
+    private void safely(Runnable r, String what) {
+        try {
+            r.run();
+        } catch (Throwable e) {
+            LOG.warn("{}: receiver {} failed", spec.source(), what, e);
+        }
+    }
+}
