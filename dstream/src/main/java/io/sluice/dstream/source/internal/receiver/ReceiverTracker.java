@@ -199,16 +199,21 @@ public final class ReceiverTracker {
         }
         long dataThreshold = s.oldestWriteNeededAfter(threshold);
         Time metadataThreshold = threshold.minus(batchInterval); // a block reported then went to a batch <= threshold
-        cleaner.execute(() -> {
-            try {
-                s.cleanLog(metadataThreshold);
-                if (dataThreshold >= 0) {
-                    cleanDataLogs(s, new Time(dataThreshold));
+        try {
+            cleaner.execute(() -> {
+                try {
+                    s.cleanLog(metadataThreshold);
+                    if (dataThreshold >= 0) {
+                        cleanDataLogs(s, new Time(dataThreshold));
+                    }
+                } catch (Exception e) {
+                    LOG.warn("{}: cleaning its write-ahead logs failed; they are cleaned again later", s.source(), e);
                 }
-            } catch (Exception e) {
-                LOG.warn("{}: cleaning its write-ahead logs failed; they are cleaned again later", s.source(), e);
-            }
-        });
+            });
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            // The receivers stopped (a graceful stop still completes its last batches): the next run cleans.
+            LOG.debug("{}: write-ahead log cleaning skipped, the receivers have stopped", s.source());
+        }
     }
 
     /** Every receiver incarnation's data log of the stream (the live ones write only newer records). */
