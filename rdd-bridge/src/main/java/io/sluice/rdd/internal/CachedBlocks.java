@@ -35,7 +35,8 @@ public final class CachedBlocks {
      * Reads the whole block, which releases the block's read lock.
      */
     public static Optional<Object> firstRecord(int rddId, int partition) {
-        Option<BlockResult> block = SparkEnv.get().blockManager().get(new RDDBlockId(rddId, partition), ClassTags.any());
+        Option<BlockResult> block =
+                SparkEnv.get().blockManager().get(new RDDBlockId(rddId, partition), ClassTags.any());
         if (block.isEmpty()) {
             return Optional.empty();
         }
