@@ -53,7 +53,7 @@ final class SlotValues {
         return meta[timeIndex(slot)];
     }
 
-    /** Sets the value of {@code slot}; boxes the column first if it is not a Long ({@code keys}: the occupied slots). */
+    /** Sets the value of {@code slot}; first boxes the column if it is not a Long ({@code keys}: occupied slots). */
     void setValue(int slot, Object value, KeyArena keys) {
         if (objects == null) {
             if (value instanceof Long l) {
