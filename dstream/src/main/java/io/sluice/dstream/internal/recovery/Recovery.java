@@ -176,7 +176,7 @@ public final class Recovery {
         List<List<StateFile>> restored = new ArrayList<>();
         for (StateCheckpointer<?, ?> state : states) {
             recovered.stateOf(state.operator().stableId()).filter(s -> s.kind().equals(state.operator().kind()))
-                    .ifPresent(s -> restored.addAll(state.restore(s)));
+                    .ifPresent(s -> restored.addAll(state.restore(s, prefetch)));
         }
         prefetch.retainOnly(storage().root().toString(), restored);
         LOG.info("Recovered at batch {}: running {} batches again or late ({} skipped), then the timer from {}",

@@ -8,6 +8,7 @@ import io.sluice.recovery.internal.StateCheckpoint;
 import io.sluice.recovery.internal.StateFile;
 import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.checkpoint.StateCheckpointing;
+import io.sluice.state.internal.checkpoint.StatePrefetch;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -46,11 +47,12 @@ final class StateCheckpointer<K, S> implements StateCheckpoints {
     }
 
     /**
-     * After a restart: the next batch's state starts from the checkpoint's files, read in parallel. Returns the
-     * chain of files each partition is restored from.
+     * After a restart: the next batch's state starts from the checkpoint's files, read in parallel (or taken
+     * from what {@code prefetch} decoded ahead). Returns the chain of files each partition is restored from.
      */
-    List<List<StateFile>> restore(StateCheckpoint state) {
-        StateCheckpointing.Restored<K, S> restored = checkpoints.restore(state, state.time().plus(op.slide()));
+    List<List<StateFile>> restore(StateCheckpoint state, StatePrefetch prefetch) {
+        StateCheckpointing.Restored<K, S> restored =
+                checkpoints.restore(state, state.time().plus(op.slide()), prefetch);
         op.restoreFrom(state.time(), restored.versions());
         return restored.chains();
     }

@@ -1,7 +1,9 @@
 package io.sluice.state.internal.checkpoint;
 
-import io.sluice.rdd.internal.ClassTags;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.internal.CachedBlocks;
+import io.sluice.rdd.internal.ClassTags;
+import io.sluice.rdd.internal.DriverLocal;
 import io.sluice.recovery.internal.HadoopFiles;
 import io.sluice.recovery.internal.StateFile;
 import io.sluice.state.internal.StateVersion;
@@ -13,15 +15,10 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.Partition;
 import org.apache.spark.SparkContext;
-import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.rdd.RDD;
-import org.apache.spark.scheduler.TaskLocation;
-import org.apache.spark.storage.BlockResult;
-import org.apache.spark.storage.RDDBlockId;
 import org.apache.spark.util.SerializableConfiguration;
-import scala.Option;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -32,7 +29,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * <p>It is also the lineage cut of a running stream: the state of the next batch is computed from this RDD,
  * not from the long chain of earlier state RDDs. While the in-memory state RDD of that batch is still cached,
  * a partition is taken from its block (no file is read); only a lost block costs a read. After a restart in
- * local mode, a partition the driver decoded ahead ({@link StatePrefetch}) is taken from there.
+ * local mode, a partition the driver decoded ahead ({@link StatePrefetch}, lent to the tasks in the driver's
+ * JVM) is taken from there.
  *
  * <p>{@code filesPending}: the files of {@code time} itself were not yet written when this RDD was made (the
  * batch's checkpoint job writes them before any later batch runs); partition i then finds its file of
@@ -57,15 +55,17 @@ public final class RestoredStateRDD<K, S> extends RDD<StateVersion<K, S>> {
     private final int cachedRddId;
     private final CachedRecord<K, S> cachedRecord;
     private final transient RDD<?> cached;
+    private final DriverLocal<StatePrefetch> decodedAhead;
 
     /**
-     * @param chains per partition: the complete chain, or with {@code filesPending} the chain the file of
-     *               {@code time} applies to if it is a delta
-     * @param cached the in-memory state RDD of {@code time} to take partitions from while cached, or null
+     * @param chains       per partition: the complete chain, or with {@code filesPending} the chain the file of
+     *                     {@code time} applies to if it is a delta
+     * @param cached       the in-memory state RDD of {@code time} to take partitions from while cached, or null
+     * @param decodedAhead the restart's state decoded ahead, for tasks in the driver's JVM, or null
      */
     public RestoredStateRDD(SparkContext sc, String root, Broadcast<SerializableConfiguration> conf,
             String operatorId, String operatorName, Time time, List<List<StateFile>> chains, boolean filesPending,
-            RDD<?> cached, CachedRecord<K, S> cachedRecord) {
+            RDD<?> cached, CachedRecord<K, S> cachedRecord, DriverLocal<StatePrefetch> decodedAhead) {
         super(sc, scala.collection.immutable.List$.MODULE$.<org.apache.spark.Dependency<?>>empty(),
                 ClassTags.<StateVersion<K, S>>any());
         this.root = root;
@@ -78,6 +78,7 @@ public final class RestoredStateRDD<K, S> extends RDD<StateVersion<K, S>> {
         this.cached = cached;
         this.cachedRddId = cached == null ? -1 : cached.id();
         this.cachedRecord = cachedRecord;
+        this.decodedAhead = decodedAhead;
     }
 
     private static List<List<StateFile>> copy(List<List<StateFile>> chains) {
@@ -99,13 +100,7 @@ public final class RestoredStateRDD<K, S> extends RDD<StateVersion<K, S>> {
 
     @Override
     public scala.collection.immutable.Seq<String> getPreferredLocations(Partition split) {
-        List<String> hosts = new ArrayList<>();
-        if (cached != null) {
-            scala.collection.Iterator<TaskLocation> it = context().getPreferredLocs(cached, split.index()).iterator();
-            while (it.hasNext()) {
-                hosts.add(it.next().toString());
-            }
-        }
+        List<String> hosts = cached == null ? List.of() : CachedBlocks.hostsOf(cached, split.index());
         return CollectionConverters.asScala(hosts).toList();
     }
 
@@ -125,22 +120,13 @@ public final class RestoredStateRDD<K, S> extends RDD<StateVersion<K, S>> {
     }
 
     private StateVersion<K, S> fromBlock(int partition) {
-        Option<BlockResult> block = SparkEnv.get().blockManager().get(new RDDBlockId(cachedRddId, partition),
-                ClassTags.any());
-        if (block.isEmpty()) {
-            return null;
-        }
-        scala.collection.Iterator<Object> records = block.get().data();
-        Object record = records.next();
-        while (records.hasNext()) { // drain, which releases the block's read lock
-            records.next();
-        }
-        return cachedRecord.version(record);
+        return CachedBlocks.firstRecord(cachedRddId, partition).map(cachedRecord::version).orElse(null);
     }
 
     private StateVersion<K, S> fromFiles(int partition) throws IOException {
-        if (!filesPending) {
-            StateVersion<K, S> decoded = StatePrefetch.take(root, chains.get(partition));
+        if (!filesPending && decodedAhead != null) {
+            StateVersion<K, S> decoded = decodedAhead.get().map(p -> p.<K, S>take(root, chains.get(partition)))
+                    .orElse(null);
             if (decoded != null) {
                 return decoded;
             }

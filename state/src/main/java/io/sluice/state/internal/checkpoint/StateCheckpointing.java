@@ -85,10 +85,11 @@ public final class StateCheckpointing<K, S> {
     }
 
     /**
-     * After a restart: the state of {@code state.time()}, read from the checkpoint's files in parallel, persisted
-     * and already being read (in a job of its own, tagged as part of batch {@code next}).
+     * After a restart: the state of {@code state.time()}, read from the checkpoint's files in parallel (or, in
+     * the driver's JVM, taken from what {@code prefetch} decoded ahead), persisted and already being read (in a
+     * job of its own, tagged as part of batch {@code next}).
      */
-    public Restored<K, S> restore(StateCheckpoint state, Time next) {
+    public Restored<K, S> restore(StateCheckpoint state, Time next, StatePrefetch prefetch) {
         int partitions = partitioner.numPartitions();
         int keyGroups = partitioner.keyGroups().count();
         if (state.partitions() != partitions || state.keyGroups() != keyGroups) {
@@ -102,7 +103,7 @@ public final class StateCheckpointing<K, S> {
             chains.add(state.chainOf(p));
         }
         JavaRDD<StateVersion<K, S>> versions = versions(new RestoredStateRDD<>(sc, root, conf, operatorId, name,
-                state.time(), chains, false, null, StateCheckpointing::versionOf));
+                state.time(), chains, false, null, StateCheckpointing::versionOf, prefetch.lendTo(sc)));
         versions.setName(name + " state restored @ " + state.time().milliseconds());
         versions.persist(StorageLevel.MEMORY_ONLY());
         complete.put(state.time(), state);
@@ -133,7 +134,7 @@ public final class StateCheckpointing<K, S> {
             chains.add(plan.base == null ? List.of() : plan.base.chainOf(p));
         }
         return versions(new RestoredStateRDD<>(sc, root, conf, operatorId, name, time, chains, true, cached,
-                StateCheckpointing::versionOf));
+                StateCheckpointing::versionOf, null));
     }
 
     private Plan plan() {

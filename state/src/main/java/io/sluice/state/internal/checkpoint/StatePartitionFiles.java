@@ -17,10 +17,11 @@ import org.apache.hadoop.fs.Path;
 /**
  * Writes and reads the files of one state partition, where the partition lives (in an executor's task), so
  * every partition is written and restored in parallel with the others.
+ *
+ * <p>Each write or read makes its own {@link StateCodec} (a Kryo and its buffers, not thread-safe): one per
+ * partition, never per record, and nothing shared between the tasks or threads that write and read at once.
  */
 public final class StatePartitionFiles {
-    private static final ThreadLocal<StateCodec> CODECS = ThreadLocal.withInitial(StateCodec::new);
-
     private StatePartitionFiles() {
     }
 
@@ -30,7 +31,7 @@ public final class StatePartitionFiles {
      */
     public static StateFile write(FileSystem fs, Path root, String operatorId, Time time, int partition,
             StateVersion<?, ?> state, Long deltaSince) throws IOException {
-        StateCodec codec = CODECS.get();
+        StateCodec codec = new StateCodec();
         boolean full = deltaSince == null || !codec.canWriteDelta(state, deltaSince);
         byte[] bytes = StateFileFormat.encode(codec, state, full ? null : deltaSince);
         String path = CheckpointStore.stateFilePath(operatorId, time, full, partition);
@@ -45,7 +46,7 @@ public final class StatePartitionFiles {
         if (chain.isEmpty() || !chain.get(0).full()) {
             throw new IOException("a state chain must start with a full snapshot: " + chain);
         }
-        StateCodec codec = CODECS.get();
+        StateCodec codec = new StateCodec();
         InputStream snapshot = open(fs, root, chain.get(0));
         List<InputStream> deltas = new ArrayList<>();
         for (StateFile f : chain.subList(1, chain.size())) {

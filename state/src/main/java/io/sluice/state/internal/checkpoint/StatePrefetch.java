@@ -1,5 +1,6 @@
 package io.sluice.state.internal.checkpoint;
 
+import io.sluice.rdd.internal.DriverLocal;
 import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.CheckpointStore;
 import io.sluice.recovery.internal.HadoopCheckpointStorage;
@@ -20,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.SparkContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,24 +29,26 @@ import org.slf4j.LoggerFactory;
  * A restart's state, decoded ahead on driver threads while the application's factory starts the SparkContext.
  *
  * <p>Starting Spark takes seconds, mostly on one thread. A restart started with {@link #start} reads the
- * newest usable checkpoint of a local directory meanwhile and decodes every state partition's files; a
- * {@link RestoredStateRDD} task running in this JVM (local mode) then {@linkplain #take takes} its partition
- * decoded instead of reading it. Everything else falls back to reading the files in the task, as without it:
- * executors in other JVMs (which never see these), a chain whose decoding failed (the task reports the error
- * on its own), a chain the restart did not choose. What the restart does not take is dropped by {@link
- * #retainOnly} and {@link #close}, so at most one copy of the state waits here, and only during a restart.
+ * newest usable checkpoint of a local directory meanwhile and decodes every state partition's files. The
+ * restore then {@linkplain #lendTo lends} this prefetch to its tasks as a {@link DriverLocal}: a {@link
+ * RestoredStateRDD} task running in this JVM (local mode) {@linkplain #take takes} its partition decoded instead
+ * of reading it. Everything else falls back to reading the files in the task, as without it: executors in
+ * other JVMs (which never see the prefetch), a chain whose decoding failed (the task reports the error on its
+ * own), a chain the restart did not choose. What the restart does not take is dropped by {@link #retainOnly}
+ * and {@link #close}, so at most one copy of the state waits here, and only during a restart.
  */
 public final class StatePrefetch implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatePrefetch.class);
-    /** Which restart decodes each chain (by its key); the restart holds the decoding until it is taken. */
-    private static final Map<String, StatePrefetch> OWNERS = new ConcurrentHashMap<>();
     private static final AtomicInteger THREADS = new AtomicInteger();
 
+    /** Each chain's decoding (by its key), held until a task takes it. */
     private final Map<String, CompletableFuture<StateVersion<?, ?>>> mine = new ConcurrentHashMap<>();
     private final CountDownLatch planned = new CountDownLatch(1);
     private volatile boolean closed;
     /** The chains the restart chose, once it did (planning may still be running): no others are decoded. */
     private volatile Set<String> retained;
+    /** This prefetch as the restore's tasks find it, once lent; withdrawn on close. */
+    private DriverLocal<StatePrefetch> lent;
 
     private StatePrefetch() {
     }
@@ -97,10 +101,6 @@ public final class StatePrefetch implements AutoCloseable {
                     String key = key(root, chain);
                     CompletableFuture<StateVersion<?, ?>> decoded = new CompletableFuture<>();
                     mine.put(key, decoded);
-                    if (OWNERS.putIfAbsent(key, this) != null) {
-                        mine.remove(key);
-                        continue;
-                    }
                     pool.execute(() -> decode(storage, chain, decoded));
                 }
             }
@@ -142,10 +142,8 @@ public final class StatePrefetch implements AutoCloseable {
      * Each decoded state is taken once.
      */
     @SuppressWarnings("unchecked")
-    public static <K, S> StateVersion<K, S> take(String root, List<StateFile> chain) {
-        String key = key(root, chain);
-        StatePrefetch owner = OWNERS.remove(key);
-        CompletableFuture<StateVersion<?, ?>> decoded = owner == null ? null : owner.mine.remove(key);
+    public <K, S> StateVersion<K, S> take(String root, List<StateFile> chain) {
+        CompletableFuture<StateVersion<?, ?>> decoded = mine.remove(key(root, chain));
         if (decoded == null) {
             return null;
         }
@@ -154,6 +152,20 @@ public final class StatePrefetch implements AutoCloseable {
         } catch (RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * This prefetch lent to the tasks of {@code sc} that run in this JVM (the same handle for every operator the
+     * restart restores), or null once it is closed: there is nothing to take then.
+     */
+    public synchronized DriverLocal<StatePrefetch> lendTo(SparkContext sc) {
+        if (closed) {
+            return null;
+        }
+        if (lent == null) {
+            lent = DriverLocal.publish(sc, this);
+        }
+        return lent;
     }
 
     /** Waits until every chain to decode is known (and queued); a chain not known by then is never decoded. */
@@ -176,6 +188,14 @@ public final class StatePrefetch implements AutoCloseable {
     public void close() {
         closed = true;
         dropUnwanted();
+        DriverLocal<StatePrefetch> withdrawn;
+        synchronized (this) {
+            withdrawn = lent;
+            lent = null;
+        }
+        if (withdrawn != null) {
+            withdrawn.close();
+        }
     }
 
     private void dropUnwanted() {
@@ -191,7 +211,6 @@ public final class StatePrefetch implements AutoCloseable {
     }
 
     private void drop(String key) {
-        OWNERS.remove(key, this);
         CompletableFuture<StateVersion<?, ?>> decoded = mine.remove(key);
         if (decoded != null) {
             decoded.cancel(false);

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.sluice.rdd.KeyGroupPartitioner;
+import io.sluice.rdd.KeyGroups;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.internal.SparkContexts;
 import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.CheckpointStore;
 import io.sluice.recovery.internal.HadoopCheckpointStorage;
@@ -21,6 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.util.SerializableConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import scala.Tuple2;
@@ -80,7 +86,7 @@ class StatePrefetchTest {
     private static StateVersion<String, Long> takeWhenDecoded(StatePrefetch prefetch, String root,
             List<StateFile> chain) throws InterruptedException {
         prefetch.awaitPlanned();
-        return StatePrefetch.take(root, chain);
+        return prefetch.take(root, chain);
     }
 
     @Test
@@ -96,7 +102,7 @@ class StatePrefetchTest {
                 StateVersion<String, Long> read = StatePartitionFiles.read(storage.fileSystem(), storage.root(), chain);
                 assertEquals(contents(read), contents(taken));
                 assertEquals(Map.of("a" + p + "@2000", 2L), contents(taken));
-                assertNull(StatePrefetch.take(root, chain), "a decoded partition is taken once");
+                assertNull(prefetch.take(root, chain), "a decoded partition is taken once");
             }
         }
     }
@@ -109,9 +115,9 @@ class StatePrefetchTest {
         StatePrefetch prefetch = StatePrefetch.start(dir.toString());
         assertNotNull(takeWhenDecoded(prefetch, root, state.chainOf(0)), "the planner registered the chains");
         prefetch.retainOnly(root, List.of(state.chainOf(1)));
-        assertNull(StatePrefetch.take(root, state.chainOf(2)), "a chain the restart did not choose is dropped");
+        assertNull(prefetch.take(root, state.chainOf(2)), "a chain the restart did not choose is dropped");
         prefetch.close();
-        assertNull(StatePrefetch.take(root, state.chainOf(1)), "close drops what was not taken");
+        assertNull(prefetch.take(root, state.chainOf(1)), "close drops what was not taken");
     }
 
     @Test
@@ -128,6 +134,31 @@ class StatePrefetchTest {
             assertNotNull(takeWhenDecoded(prefetch, root, state.chainOf(0)));
             assertNull(takeWhenDecoded(prefetch, root, state.chainOf(1)),
                     "a chain that fails to decode is not handed out; the task reads it and names the bad file");
+        }
+    }
+
+    @Test
+    void aRestoreInTheDriversJvmTakesEveryPartitionItDecodedAhead() throws Exception {
+        HadoopCheckpointStorage storage = new HadoopCheckpointStorage(dir.toString(), new Configuration());
+        StateCheckpoint state = writeCheckpoint(storage).states().get(0);
+        String root = storage.root().toString();
+        StatePrefetch prefetch = StatePrefetch.start(dir.toString());
+        prefetch.awaitPlanned();
+        JavaSparkContext sc = new JavaSparkContext(SparkContexts.withDefaults(new SparkConf().setMaster("local[2]")
+                .setAppName("state-prefetch").set("spark.ui.enabled", "false")));
+        try {
+            StateCheckpointing<String, Long> checkpoints = new StateCheckpointing<>(sc.sc(), root,
+                    storage.fileSystem(), SerializableConfiguration.broadcast(sc.sc()), "counts", "mapWithState",
+                    "counts", new KeyGroupPartitioner(new KeyGroups(16), PARTITIONS));
+            List<StateVersion<String, Long>> restored =
+                    checkpoints.restore(state, new Time(3000), prefetch).versions().collect();
+            for (int p = 0; p < PARTITIONS; p++) {
+                assertEquals(Map.of("a" + p + "@2000", 2L), contents(restored.get(p)));
+                assertNull(prefetch.take(root, state.chainOf(p)), "the restore's task took partition " + p);
+            }
+        } finally {
+            prefetch.close();
+            sc.stop();
         }
     }
 }

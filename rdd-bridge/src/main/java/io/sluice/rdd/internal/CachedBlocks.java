@@ -1,0 +1,50 @@
+package io.sluice.rdd.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.scheduler.TaskLocation;
+import org.apache.spark.storage.BlockResult;
+import org.apache.spark.storage.RDDBlockId;
+import scala.Option;
+
+/**
+ * The cached partitions of a persisted RDD, as the block manager holds them: where a partition is cached (to
+ * place a task that reads it there) and, in a task, the partition's records read from its block instead of
+ * recomputed. Lets a layer above take what Spark still caches without naming the block manager.
+ */
+public final class CachedBlocks {
+    private CachedBlocks() {
+    }
+
+    /** The hosts Spark would run a task reading partition {@code partition} of {@code rdd} on (where it is cached). */
+    public static List<String> hostsOf(RDD<?> rdd, int partition) {
+        List<String> hosts = new ArrayList<>();
+        scala.collection.Iterator<TaskLocation> it = rdd.context().getPreferredLocs(rdd, partition).iterator();
+        while (it.hasNext()) {
+            hosts.add(it.next().toString());
+        }
+        return hosts;
+    }
+
+    /**
+     * The first record of partition {@code partition} of the RDD with id {@code rddId} if a block manager still
+     * caches it (this JVM's, or another executor's), else empty; a task then computes the partition instead.
+     * Reads the whole block, which releases the block's read lock.
+     */
+    public static Optional<Object> firstRecord(int rddId, int partition) {
+        Option<BlockResult> block =
+                SparkEnv.get().blockManager().get(new RDDBlockId(rddId, partition), ClassTags.any());
+        if (block.isEmpty()) {
+            return Optional.empty();
+        }
+        scala.collection.Iterator<Object> records = block.get().data();
+        Object first = records.hasNext() ? records.next() : null;
+        while (records.hasNext()) { // drain, which releases the block's read lock
+            records.next();
+        }
+        return Optional.ofNullable(first);
+    }
+}
