@@ -19,6 +19,7 @@ public final class ReceiverStream {
     private final int streamId;
     private final String source;
     private final Receiver<?> receiver;
+    private final BlockFormat format;
     private final long maxRate;
     private static final String POSITION_VERSION = "blocks-v1";
 
@@ -40,12 +41,13 @@ public final class ReceiverStream {
     private boolean finished;
     private String failure;
 
-    ReceiverStream(int streamId, String source, String stableId, Receiver<?> receiver, long maxRate,
-            long rate) {
+    ReceiverStream(int streamId, String source, String stableId, Receiver<?> receiver, BlockFormat format,
+            long maxRate, long rate) {
         this.streamId = streamId;
         this.stableId = stableId;
         this.source = source;
         this.receiver = receiver;
+        this.format = format;
         this.maxRate = maxRate;
         this.rate = rate;
     }
@@ -60,6 +62,10 @@ public final class ReceiverStream {
 
     Receiver<?> receiver() {
         return receiver;
+    }
+
+    BlockFormat format() {
+        return format;
     }
 
     /** The configured maximum rate (records/s), 0 for none. */

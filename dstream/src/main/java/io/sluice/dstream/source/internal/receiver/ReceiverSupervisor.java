@@ -4,10 +4,13 @@ import io.sluice.rdd.internal.ClassTags;
 import io.sluice.dstream.source.internal.BadInputException;
 import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.receiver.Receiver;
+import io.sluice.dstream.receiver.ReceiverContext;
+import io.sluice.rdd.internal.BlockStore;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.wal.FileWriteAheadLog;
 import io.sluice.recovery.internal.wal.RecordHandle;
 import io.sluice.recovery.internal.wal.WriteAheadLog;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -34,7 +37,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * restarts the receiver with backoff when it asks to, and on a stop request stores everything buffered before
  * it replies, so a graceful stop loses nothing that was stored.
  */
-final class ReceiverSupervisor<T> implements ReceiverHost<T> {
+final class ReceiverSupervisor<T> implements ReceiverContext<T> {
     private static final Logger LOG = LoggerFactory.getLogger(ReceiverSupervisor.class);
 
     private enum State { STARTING, STARTED, RESTARTING, STOPPED }
@@ -43,6 +46,7 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
     private final ReceiverSpec spec;
     private final SourceSettings settings;
     private final StorageLevel level;
+    private final BlockFormat format;
     private final RateLimiter limiter;
     private final BlockGenerator<T> generator;
     private final ScheduledExecutorService restarter;
@@ -64,6 +68,7 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
         this.spec = spec;
         this.settings = spec.settings();
         this.level = spec.storageLevel();
+        this.format = spec.format();
         this.limiter = new RateLimiter(0);
         String name = spec.streamId() + "-" + UUID.randomUUID();
         this.generator = new BlockGenerator<>(name, settings.blockInterval(), settings.blockQueueSize(),
@@ -109,7 +114,7 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
                 walDirectory = spec.walDirectory() + "/" + UUID.randomUUID();
                 wal = FileWriteAheadLog.open(walDirectory, spec.hadoopConf().value());
             }
-            receiver.attachHost(this);
+            receiver.bind(this);
             generator.start();
             restarter.execute(() -> startReceiver(false));
             finished.await();
@@ -149,38 +154,45 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
         }
     }
 
-    // ---- ReceiverHost: what the receiver calls ----------------------------------------------------------
+    // ---- ReceiverContext: what the receiver calls ----------------------------------------------------------
 
     @Override
     public void store(T record) {
-        acquire(1);
-        generator.add(record);
+        int records = format.records(record);
+        acquire(records);
+        generator.add(record, records);
         noteStored();
     }
 
     @Override
-    public void storeBlock(Iterator<T> records) {
+    public void store(Iterator<T> records) {
         List<Object> block = new ArrayList<>();
         records.forEachRemaining(block::add);
-        acquire(block.size());
+        storeBlock(block);
+    }
+
+    @Override
+    public void store(ByteBuffer bytes) {
+        storeBlock(BlockStore.readStream(bytes));
+    }
+
+    private void storeBlock(List<Object> block) {
+        long records = 0;
+        for (Object element : block) {
+            records += format.records(element);
+        }
+        acquire(records);
         try {
-            pushAndReport(block, block.size(), 0);
+            pushAndReport(block, records, 0);
         } catch (Exception e) {
-            throw new IllegalStateException(spec.source() + ": could not store a block of " + block.size()
+            throw new IllegalStateException(spec.source() + ": could not store a block of " + records
                     + " records: " + e, e);
         }
         noteStored();
     }
 
     @Override
-    public void storePacked(io.sluice.dstream.source.internal.PackedLines lines) {
-        acquire(lines.size());
-        generator.addPacked(lines, lines.size());
-        noteStored();
-    }
-
-    @Override
-    public void badRecord(String reason) {
+    public void reportBadRecord(String reason) {
         if (settings.badRecords() == SourceSettings.BadRecordPolicy.SKIP) {
             long n = skippedTotal.incrementAndGet();
             generator.addSkipped();
@@ -234,12 +246,12 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
     }
 
     @Override
-    public boolean isReceiverStarted() {
+    public boolean isStarted() {
         return state == State.STARTED;
     }
 
     @Override
-    public boolean isReceiverStopped() {
+    public boolean isStopped() {
         return state != State.STARTED;
     }
 

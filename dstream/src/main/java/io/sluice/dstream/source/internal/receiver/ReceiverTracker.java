@@ -66,8 +66,8 @@ public final class ReceiverTracker {
     }
 
     /** Adds a receiver stream before start; returns its state, which the input operator reads blocks from. */
-    public synchronized <T> ReceiverStream register(Receiver<T> receiver, String source, String stableId) {
-        ReceiverStream s = new ReceiverStream(streams.size(), source, stableId, receiver, settings.receiverMaxRate(),
+    synchronized ReceiverStream register(Receiver<?> receiver, BlockFormat format, String source, String stableId) {
+        ReceiverStream s = new ReceiverStream(streams.size(), source, stableId, receiver, format, settings.receiverMaxRate(),
                 settings.startRate(settings.receiverMaxRate()));
         streams.add(s);
         return s;
@@ -234,7 +234,8 @@ public final class ReceiverTracker {
     }
 
     private void runReceiverJob(ReceiverStream s) {
-        ReceiverSpec spec = new ReceiverSpec(s.streamId(), s.source(), name, storageLevel(s.receiver()), settings,
+        ReceiverSpec spec = new ReceiverSpec(s.streamId(), s.source(), name, storageLevel(s.receiver()),
+                s.format(), settings,
                 settings.writeAheadLog() ? logDirectory("receivedData", s) : null,
                 settings.writeAheadLog() ? new SerializableConfiguration(sc.hadoopConfiguration()) : null);
         VoidFunction<java.util.Iterator<Integer>> body = receiverTask(s.receiver(), spec);
