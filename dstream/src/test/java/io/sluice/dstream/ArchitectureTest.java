@@ -92,9 +92,7 @@ class ArchitectureTest {
     // ---- Spark's private APIs --------------------------------------------------------------------------
 
     @Test
-    @Disabled("pending: sources (receiver Endpoint, ReceiverSupervisor, ReceiverTracker, Messages, ReceiverStream, "
-            + "BlockCodec, ReceiverInputOperator, WalBackedBlockRDD use SparkEnv, RPC, the block manager) and state "
-            + "(state.internal.checkpoint.RestoredStateRDD reads the block manager)")
+    @Disabled("pending: state (state.internal.checkpoint.RestoredStateRDD reads the block manager)")
     void sparkPrivateApisAreUsedOnlyInRddBridgeInternals() {
         noClasses().that().resideOutsideOfPackage("io.sluice.rdd.internal..")
                 .should().dependOnClassesThat(sparkPrivateApi())

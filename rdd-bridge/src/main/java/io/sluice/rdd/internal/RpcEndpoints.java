@@ -1,6 +1,8 @@
 package io.sluice.rdd.internal;
 
 import java.io.Serializable;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.rpc.RpcCallContext;
 import org.apache.spark.rpc.RpcEndpoint;
@@ -19,15 +21,6 @@ import scala.runtime.BoxedUnit;
  */
 public final class RpcEndpoints {
     private RpcEndpoints() {
-    }
-
-    /** What an endpoint does with what it receives. Called on Spark's RPC threads. */
-    public interface Handler {
-        /** A one-way message ({@link Ref#send}). */
-        void onMessage(Object message);
-
-        /** An ask ({@link Ref#ask}): answer through {@code reply}, possibly later and from another thread. */
-        void onAsk(Object message, Reply reply);
     }
 
     /** The answer to one ask. */
@@ -61,10 +54,14 @@ public final class RpcEndpoints {
         }
     }
 
-    /** Registers an endpoint under {@code name} in this JVM's Spark RPC environment. */
-    public static Ref register(String name, Handler handler) {
+    /**
+     * Registers an endpoint under {@code name} in this JVM's Spark RPC environment: one-way messages ({@link
+     * Ref#send}) go to {@code onMessage}, asks ({@link Ref#ask}) to {@code onAsk}, which answers through the
+     * {@link Reply}, possibly later and from another thread. Both run on Spark's RPC threads.
+     */
+    public static Ref register(String name, Consumer<Object> onMessage, BiConsumer<Object, Reply> onAsk) {
         RpcEnv env = SparkEnv.get().rpcEnv();
-        return new Ref(env.setupEndpoint(name, new Endpoint(env, handler)));
+        return new Ref(env.setupEndpoint(name, new Endpoint(env, onMessage, onAsk)));
     }
 
     /** The endpoint registered under {@code name} on the driver (from an executor or the driver itself). */
@@ -93,11 +90,13 @@ public final class RpcEndpoints {
 
     private static final class Endpoint implements RpcEndpoint {
         private final RpcEnv rpcEnv;
-        private final Handler handler;
+        private final Consumer<Object> onMessage;
+        private final BiConsumer<Object, Reply> onAsk;
 
-        Endpoint(RpcEnv rpcEnv, Handler handler) {
+        Endpoint(RpcEnv rpcEnv, Consumer<Object> onMessage, BiConsumer<Object, Reply> onAsk) {
             this.rpcEnv = rpcEnv;
-            this.handler = handler;
+            this.onMessage = onMessage;
+            this.onAsk = onAsk;
         }
 
         @Override
@@ -115,7 +114,7 @@ public final class RpcEndpoints {
 
                 @Override
                 public <A1, B1> B1 applyOrElse(A1 message, scala.Function1<A1, B1> fallback) {
-                    handler.onMessage(message);
+                    onMessage.accept(message);
                     @SuppressWarnings("unchecked")
                     B1 unit = (B1) BoxedUnit.UNIT;
                     return unit;
@@ -145,7 +144,7 @@ public final class RpcEndpoints {
                 @Override
                 public <A1, B1> B1 applyOrElse(A1 message, scala.Function1<A1, B1> fallback) {
                     try {
-                        handler.onAsk(message, reply);
+                        onAsk.accept(message, reply);
                     } catch (RuntimeException e) {
                         context.sendFailure(e);
                     }

@@ -1,7 +1,7 @@
 package io.sluice.dstream.source.internal.receiver;
 
 import java.io.Serializable;
-import org.apache.spark.rpc.RpcEndpointRef;
+import io.sluice.rdd.internal.RpcEndpoints;
 
 /** The messages between a receiver's supervisor (executor) and the receiver tracker (driver). */
 final class Messages {
@@ -9,7 +9,7 @@ final class Messages {
     }
 
     /** Supervisor to tracker, on start; the reply is a {@link Registered}. */
-    record Register(int streamId, RpcEndpointRef supervisor, String host, String executorId) implements Serializable {
+    record Register(int streamId, RpcEndpoints.Ref supervisor, String host, String executorId) implements Serializable {
     }
 
     /**

@@ -11,6 +11,7 @@ import io.sluice.dstream.source.internal.rate.RateController;
 import io.sluice.dstream.source.internal.rate.RateLimitedSource;
 import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.internal.BlockStore;
 import io.sluice.rdd.internal.ClassTags;
 import io.sluice.rdd.internal.Serialization;
 import java.util.ArrayList;
@@ -21,10 +22,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.rdd.BlockRDD;
 import org.apache.spark.rdd.RDD;
-import org.apache.spark.storage.BlockId;
-import org.apache.spark.storage.StreamBlockId;
 import org.apache.spark.util.SerializableConfiguration;
 
 /**
@@ -112,11 +110,11 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
             throw new BadInputException(failure);
         }
         List<ReceivedBlock> blocks = s.allocate(time);
-        List<BlockId> ids = new ArrayList<>();
+        List<Long> ids = new ArrayList<>();
         List<ReceivedBlock> withData = new ArrayList<>();
         for (ReceivedBlock b : blocks) {
             if (b.hasData()) {
-                ids.add(new StreamBlockId(s.streamId(), b.uniqueId()));
+                ids.add(b.uniqueId());
                 withData.add(b);
             }
         }
@@ -124,7 +122,7 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
         if (!ids.isEmpty()) {
             rdd = withData.get(0).walRecord() != null
                     ? new WalBackedBlockRDD<>(sc.sc(), s.streamId(), withData, hadoopConf())
-                    : new BlockRDD<>(sc.sc(), ids.toArray(BlockId[]::new), ClassTags.any());
+                    : BlockStore.<Object>rdd(sc.sc(), s.streamId(), ids);
         }
         Allocation allocation = new Allocation(blocks, rdd);
         allocations.put(time, allocation);
@@ -155,10 +153,9 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
     }
 
     private void removeBlocks(List<ReceivedBlock> blocks) {
-        var master = sc.sc().env().blockManager().master();
         for (ReceivedBlock b : blocks) {
             if (b.hasData()) {
-                master.removeBlock(new StreamBlockId(stream().streamId(), b.uniqueId()));
+                BlockStore.remove(sc.sc(), stream().streamId(), b.uniqueId());
             }
         }
     }

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
-import org.apache.spark.rpc.RpcEndpointRef;
+import io.sluice.rdd.internal.RpcEndpoints;
 
 /**
  * The driver's view of one receiver stream: blocks reported but not yet taken by a batch, the receiver's
@@ -33,7 +33,7 @@ public final class ReceiverStream {
     // With the write-ahead log: the oldest write time of the blocks each batch took, to clean the logs by.
     private final NavigableMap<Time, Long> oldestWriteAt = new TreeMap<>();
     private Time lastCleaned;
-    private volatile RpcEndpointRef supervisor;
+    private volatile RpcEndpoints.Ref supervisor;
     private volatile long rate;
     private long receivedRecords;
     private long receivedSkipped;
@@ -82,11 +82,11 @@ public final class ReceiverStream {
         this.rate = rate;
     }
 
-    RpcEndpointRef supervisor() {
+    RpcEndpoints.Ref supervisor() {
         return supervisor;
     }
 
-    void supervisor(RpcEndpointRef ref) {
+    void supervisor(RpcEndpoints.Ref ref) {
         this.supervisor = ref;
     }
 

@@ -1,11 +1,11 @@
 package io.sluice.dstream.source.internal.receiver;
 
-import io.sluice.rdd.internal.ClassTags;
 import io.sluice.dstream.source.internal.BadInputException;
 import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.receiver.Receiver;
 import io.sluice.dstream.receiver.ReceiverContext;
 import io.sluice.rdd.internal.BlockStore;
+import io.sluice.rdd.internal.RpcEndpoints;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.wal.FileWriteAheadLog;
 import io.sluice.recovery.internal.wal.RecordHandle;
@@ -21,15 +21,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.spark.SparkEnv;
-import org.apache.spark.rpc.RpcCallContext;
-import org.apache.spark.rpc.RpcEndpointRef;
 import org.apache.spark.storage.StorageLevel;
-import org.apache.spark.storage.StreamBlockId;
-import org.apache.spark.util.RpcUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Runs one receiver inside a long-running task on an executor: registers with the driver's receiver tracker,
@@ -55,8 +49,8 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
     private final AtomicLong skippedTotal = new AtomicLong();
     private WriteAheadLog wal;
     private String walDirectory;
-    private RpcEndpointRef driver;
-    private RpcEndpointRef self;
+    private RpcEndpoints.Ref driver;
+    private RpcEndpoints.Ref self;
     private volatile int generation;
     private volatile State state = State.STARTING;
     private volatile int failedRestarts;
@@ -96,13 +90,12 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
     }
 
     private void runUntilStopped() throws InterruptedException {
-        SparkEnv env = SparkEnv.get();
-        driver = RpcUtils.makeDriverRef(spec.trackerName(), env.conf(), env.rpcEnv());
-        self = Endpoint.setUp(spec.trackerName() + "-receiver-" + spec.streamId() + "-" + UUID.randomUUID(),
+        driver = RpcEndpoints.driver(spec.trackerName());
+        self = RpcEndpoints.register(spec.trackerName() + "-receiver-" + spec.streamId() + "-" + UUID.randomUUID(),
                 this::onMessage, this::onAsk);
         try {
-            Messages.Registered reg = Endpoint.ask(driver, new Messages.Register(spec.streamId(), self,
-                    env.blockManager().blockManagerId().host(), env.executorId()), Messages.Registered.class);
+            Messages.Registered reg = driver.ask(new Messages.Register(spec.streamId(), self, RpcEndpoints.host(),
+                    RpcEndpoints.executorId()), Messages.Registered.class);
             if (!reg.proceed()) {
                 return;
             }
@@ -129,7 +122,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
                     + spec.walDirectory() + ": " + e, e);
         } finally {
             restarter.shutdownNow();
-            Endpoint.tearDown(self);
+            RpcEndpoints.unregister(self);
             closeLog();
         }
     }
@@ -150,7 +143,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
             restarts++;
             event("reconnected", "restart #" + restarts + " of " + spec.source());
         } else {
-            event("started", spec.source() + " started on executor " + SparkEnv.get().executorId());
+            event("started", spec.source() + " started on executor " + RpcEndpoints.executorId());
         }
     }
 
@@ -268,7 +261,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         }
     }
 
-    private void onAsk(Object message, RpcCallContext context) {
+    private void onAsk(Object message, RpcEndpoints.Reply reply) {
         if (message instanceof Messages.Stop stop) {
             // Replies from another thread: storing the last blocks asks the driver, which may need this RPC thread.
             Thread t = new Thread(() -> {
@@ -282,13 +275,13 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
                     terminate();
                     event("stopped", spec.source() + " stopped by the driver");
                 }
-                context.reply(Boolean.TRUE);
+                reply.reply(Boolean.TRUE);
                 finished.countDown();
             }, "sluice-receiver-stop-" + spec.streamId());
             t.setDaemon(true);
             t.start();
         } else {
-            context.sendFailure(new IllegalArgumentException("unexpected message " + message));
+            reply.fail(new IllegalArgumentException("unexpected message " + message));
         }
     }
 
@@ -316,19 +309,14 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         if (!records.isEmpty() && wal != null) {
             // Records are tagged with the executor's wall-clock time: the log rolls and is cleaned by it.
             writeTime = System.currentTimeMillis();
-            RecordHandle handle = wal.write(BlockCodec.encode(records), new Time(writeTime));
+            RecordHandle handle = wal.write(BlockStore.serialize(records), new Time(writeTime));
             walRecord = walDirectory + "/" + handle.encode();
         }
         if (!records.isEmpty()) {
             id = ((long) generation << 32) | sequence.incrementAndGet();
-            StreamBlockId blockId = new StreamBlockId(spec.streamId(), id);
-            boolean stored = SparkEnv.get().blockManager().putIterator(blockId,
-                    CollectionConverters.asScala(records.iterator()), level, true, ClassTags.any());
-            if (!stored) {
-                throw new IllegalStateException("the block manager did not store " + blockId);
-            }
+            BlockStore.put(spec.streamId(), id, records.iterator(), level);
         }
-        Endpoint.ask(driver, new Messages.AddBlock(spec.streamId(), id, count, skipped, walRecord, writeTime), Boolean.class);
+        driver.ask(new Messages.AddBlock(spec.streamId(), id, count, skipped, walRecord, writeTime), Boolean.class);
     }
 
     private void closeLog() {

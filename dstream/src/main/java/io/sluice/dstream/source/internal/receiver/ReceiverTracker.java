@@ -5,6 +5,7 @@ import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.receiver.Receiver;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.internal.RpcEndpoints;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +18,6 @@ import org.apache.spark.util.SerializableConfiguration;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.VoidFunction;
-import org.apache.spark.rpc.RpcCallContext;
-import org.apache.spark.rpc.RpcEndpointRef;
 import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +52,7 @@ public final class ReceiverTracker {
     /** Block ids start with the registration's generation: unique in this driver, across contexts and restarts. */
     private static final AtomicInteger GENERATIONS = new AtomicInteger();
     private volatile boolean stopping;
-    private RpcEndpointRef endpoint;
+    private RpcEndpoints.Ref endpoint;
 
     public ReceiverTracker(JavaSparkContext sc, Consumer<StreamingListener.Event> listeners, Clock clock,
             SourceSettings settings,
@@ -109,7 +108,7 @@ public final class ReceiverTracker {
             return;
         }
         streams().forEach(this::openLog);
-        endpoint = Endpoint.setUp(name, this::onMessage, this::onAsk);
+        endpoint = RpcEndpoints.register(name, this::onMessage, this::onAsk);
         for (ReceiverStream s : streams()) {
             Thread t = new Thread(() -> runReceiverJob(s), "sluice-receiver-job-" + s.streamId());
             t.setDaemon(true);
@@ -129,10 +128,10 @@ public final class ReceiverTracker {
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         for (ReceiverStream s : streams()) {
-            RpcEndpointRef supervisor = s.supervisor();
+            RpcEndpoints.Ref supervisor = s.supervisor();
             if (supervisor != null) {
                 try {
-                    Endpoint.ask(supervisor, new Messages.Stop(!gracefully), Boolean.class);
+                    supervisor.ask(new Messages.Stop(!gracefully), Boolean.class);
                 } catch (Exception e) { // a receiver that stopped by itself has no endpoint any more
                     LOG.warn("{} did not confirm its stop", s.source(), e);
                 }
@@ -150,7 +149,7 @@ public final class ReceiverTracker {
                 sc.cancelJobGroup(jobGroup(s));
             }
         }
-        Endpoint.tearDown(endpoint);
+        RpcEndpoints.unregister(endpoint);
         cleaner.shutdown();
         try {
             cleaner.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
@@ -175,7 +174,7 @@ public final class ReceiverTracker {
     /** Sets the rate limit of one stream's receiver (backpressure); 0 means unlimited. */
     public void updateRate(ReceiverStream s, long rate) {
         s.rate(rate);
-        RpcEndpointRef supervisor = s.supervisor();
+        RpcEndpoints.Ref supervisor = s.supervisor();
         if (supervisor != null) {
             supervisor.send(new Messages.UpdateRate(rate));
         }
@@ -311,26 +310,26 @@ public final class ReceiverTracker {
         }
     }
 
-    private void onAsk(Object message, RpcCallContext context) {
+    private void onAsk(Object message, RpcEndpoints.Reply reply) {
         if (message instanceof Messages.Register m) {
             ReceiverStream s = stream(m.streamId());
             if (stopping || s.finished()) {
-                context.reply(new Messages.Registered(false, 0, 0));
+                reply.reply(new Messages.Registered(false, 0, 0));
                 return;
             }
             s.supervisor(m.supervisor());
-            context.reply(new Messages.Registered(true, GENERATIONS.incrementAndGet(), s.rate()));
+            reply.reply(new Messages.Registered(true, GENERATIONS.incrementAndGet(), s.rate()));
         } else if (message instanceof Messages.AddBlock m) {
             try {
                 stream(m.streamId()).add(m.uniqueId(), m.records(), m.skipped(), m.walRecord(), m.writeTime(),
                         new Time(clock.millis()));
-                context.reply(Boolean.TRUE);
+                reply.reply(Boolean.TRUE);
             } catch (java.io.IOException e) {
-                context.sendFailure(new IllegalStateException("the driver could not log block " + m.uniqueId()
+                reply.fail(new IllegalStateException("the driver could not log block " + m.uniqueId()
                         + " of " + stream(m.streamId()).source() + ": " + e, e));
             }
         } else {
-            context.sendFailure(new IllegalArgumentException("unexpected message " + message));
+            reply.fail(new IllegalArgumentException("unexpected message " + message));
         }
     }
 
