@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import io.sluice.rdd.internal.Deadline;
 import io.sluice.rdd.internal.RpcEndpoints;
 
 /**
@@ -306,40 +307,27 @@ public final class ReceiverStream {
      * failed; returns whether the counts were reached. For tests and tools that must not sleep.
      */
     public synchronized boolean awaitReceived(long records, long skipped, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while ((receivedRecords < records || receivedSkipped < skipped) && failure == null) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            wait(Math.max(1, left / 1_000_000));
-        }
+        await(timeout, () -> (receivedRecords >= records && receivedSkipped >= skipped) || failure != null);
         return receivedRecords >= records && receivedSkipped >= skipped;
     }
 
     /** Waits until the receiver reconnected {@code n} times in all, or failed. */
     public synchronized boolean awaitReconnects(long n, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (reconnects < n && failure == null) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            wait(Math.max(1, left / 1_000_000));
-        }
+        await(timeout, () -> reconnects >= n || failure != null);
         return reconnects >= n;
     }
 
     /** Waits until the receiver stopped for good (by itself or with a failure). */
     public synchronized boolean awaitFinished(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!finished) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            wait(Math.max(1, left / 1_000_000));
+        return await(timeout, () -> finished);
+    }
+
+    /** Waits on this stream (holding it) until {@code done} or the timeout. */
+    private boolean await(Duration timeout, java.util.function.BooleanSupplier done) throws InterruptedException {
+        boolean reached = Deadline.after(timeout).await(this, done);
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted while waiting on " + source);
         }
-        return true;
+        return reached;
     }
 }

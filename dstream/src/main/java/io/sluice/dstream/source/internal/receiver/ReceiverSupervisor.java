@@ -47,6 +47,8 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
     private final CountDownLatch finished = new CountDownLatch(1);
     private final AtomicLong sequence = new AtomicLong();
     private final AtomicLong skippedTotal = new AtomicLong();
+    /** The driver's clock as its last reply told it: the write-ahead log's record times. */
+    private final AtomicLong driverTime = new AtomicLong();
     private WriteAheadLog wal;
     private String walDirectory;
     private RpcEndpoints.Ref driver;
@@ -100,6 +102,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
                 return;
             }
             generation = reg.generation();
+            driverTime.set(reg.driverTime());
             limiter.setRate(reg.rate());
             if (spec.walDirectory() != null) {
                 // A directory of its own: one writer per log, and a restarted receiver never appends to a
@@ -307,8 +310,9 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         String walRecord = null;
         long writeTime = -1;
         if (!records.isEmpty() && wal != null) {
-            // Records are tagged with the executor's wall-clock time: the log rolls and is cleaned by it.
-            writeTime = System.currentTimeMillis();
+            // Records are tagged with the driver's clock as last heard (at most one report old, so never newer
+            // than the block): the driver cleans the log by the times it knows, and reads no executor's clock.
+            writeTime = driverTime.get();
             RecordHandle handle = wal.write(BlockStore.serialize(records), new Time(writeTime));
             walRecord = walDirectory + "/" + handle.encode();
         }
@@ -316,7 +320,9 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
             id = ((long) generation << 32) | sequence.incrementAndGet();
             BlockStore.put(spec.streamId(), id, records.iterator(), level);
         }
-        driver.ask(new Messages.AddBlock(spec.streamId(), id, count, skipped, walRecord, writeTime), Boolean.class);
+        long now = driver.ask(new Messages.AddBlock(spec.streamId(), id, count, skipped, walRecord, writeTime),
+                Long.class);
+        driverTime.accumulateAndGet(now, Math::max);
     }
 
     private void closeLog() {

@@ -5,6 +5,7 @@ import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.receiver.Receiver;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.internal.Deadline;
 import io.sluice.rdd.internal.RpcEndpoints;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -126,7 +127,7 @@ public final class ReceiverTracker {
         if (endpoint == null) {
             return;
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Deadline deadline = Deadline.after(timeout);
         for (ReceiverStream s : streams()) {
             RpcEndpoints.Ref supervisor = s.supervisor();
             if (supervisor != null) {
@@ -139,12 +140,7 @@ public final class ReceiverTracker {
         }
         for (ReceiverStream s : streams()) {
             Thread t = jobs.get(s.streamId());
-            try {
-                t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            if (t.isAlive()) {
+            if (!deadline.join(t)) {
                 LOG.warn("{} did not stop within {}; cancelling its job", s.source(), timeout);
                 sc.cancelJobGroup(jobGroup(s));
             }
@@ -314,16 +310,17 @@ public final class ReceiverTracker {
         if (message instanceof Messages.Register m) {
             ReceiverStream s = stream(m.streamId());
             if (stopping || s.finished()) {
-                reply.reply(new Messages.Registered(false, 0, 0));
+                reply.reply(new Messages.Registered(false, 0, 0, clock.millis()));
                 return;
             }
             s.supervisor(m.supervisor());
-            reply.reply(new Messages.Registered(true, GENERATIONS.incrementAndGet(), s.rate()));
+            reply.reply(new Messages.Registered(true, GENERATIONS.incrementAndGet(), s.rate(), clock.millis()));
         } else if (message instanceof Messages.AddBlock m) {
             try {
+                long now = clock.millis();
                 stream(m.streamId()).add(m.uniqueId(), m.records(), m.skipped(), m.walRecord(), m.writeTime(),
-                        new Time(clock.millis()));
-                reply.reply(Boolean.TRUE);
+                        new Time(now));
+                reply.reply(now);
             } catch (java.io.IOException e) {
                 reply.fail(new IllegalStateException("the driver could not log block " + m.uniqueId()
                         + " of " + stream(m.streamId()).source() + ": " + e, e));
