@@ -22,6 +22,7 @@ import io.sluice.dstream.source.internal.file.TextFiles;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.InputFormat;
+import io.sluice.dstream.source.internal.PackedLines;
 import io.sluice.dstream.source.internal.receiver.SocketReceiver;
 import io.sluice.dstream.receiver.Receiver;
 import java.io.InputStream;
@@ -168,9 +169,9 @@ public final class StreamingContext {
      */
     public DStream<String> socketTextStream(String host, int port, StorageLevel storageLevel) {
         SourceSettings s = sources.settings();
-        SocketReceiver<String> receiver = SocketReceiver.lines(host, port, storageLevel, s.maxLineLength(),
+        SocketReceiver<PackedLines> receiver = SocketReceiver.lines(host, port, storageLevel, s.maxLineLength(),
                 (int) s.connectTimeout().toMillis());
-        return receiverInput("socketTextStream", receiver, receiver.address());
+        return fromSource("socketTextStream", sources.lines(receiver, receiver.address()));
     }
 
     /**
@@ -253,11 +254,6 @@ public final class StreamingContext {
     <T> DStream<T> fromSource(String kind, InputSource<T> source) {
         return new DStream<>(this, new SourceOperator<>(graph, kind, source, List.of(),
                 new SourceOperator.Environment(clock, this::setting, this::checkpointDirectory, listeners::add)));
-    }
-
-    /** Registers a source implemented elsewhere in the engine (or in tests). */
-    <T> DStream<T> input(InputOperator<T> source) {
-        return new DStream<>(this, source);
     }
 
     private <T> DStream<T> receiverInput(String kind, Receiver<T> receiver, String detail) {

@@ -26,7 +26,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -83,7 +82,6 @@ class ArchitectureTest {
     // ---- public API ------------------------------------------------------------------------------------
 
     @Test
-    @Disabled("pending: sources (Receiver.attachHost names ReceiverHost); state's part holds")
     void publicSignaturesNameNoInternalType() {
         classes().that(arePublicApi())
                 .should(nameNoInternalTypeInTheirPublicSignatures())
@@ -93,8 +91,6 @@ class ArchitectureTest {
     // ---- Spark's private APIs --------------------------------------------------------------------------
 
     @Test
-    @Disabled("pending: sources (the receiver classes Endpoint, ReceiverSupervisor, ReceiverTracker, Messages, "
-            + "ReceiverStream, ReceiverSource, BlockCodec, WalBackedBlockRDD use SparkEnv, RPC, the block manager)")
     void sparkPrivateApisAreUsedOnlyInRddBridgeInternals() {
         noClasses().that().resideOutsideOfPackage("io.sluice.rdd.internal..")
                 .should().dependOnClassesThat(sparkPrivateApi())

@@ -8,11 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.receiver.Receiver;
 import io.sluice.testkit.Collected;
+import io.sluice.recovery.internal.wal.FileWriteAheadLog;
 import io.sluice.testkit.StreamTester;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.IntStream;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.storage.StreamBlockId;
@@ -92,6 +94,33 @@ class ReceiverWriteAheadLogTest {
         try (var files = Files.list(metadata)) {
             assertEquals(0, segments(metadata), "the blocks of batches long done left the driver's log: "
                     + files.map(p -> p.getFileName().toString()).toList());
+        }
+    }
+
+    /**
+     * The executor's log of received data is timed by the driver's clock (here a manual clock an hour in), not
+     * by the executor's wall clock: the driver cleans it by the times it knows.
+     */
+    @Test
+    void theReceiversLogRecordsAreTimedByTheDriversClock() throws Exception {
+        try (StreamTester t = new StreamTester()) {
+            t.clock().setTime(3_600_000);
+            t.context().conf(SourceSettings.WRITE_AHEAD_LOG, "true");
+            t.context().checkpoint(checkpoints.toString());
+            DStream<Integer> numbers = t.context().receiverStream(new Numbers());
+            t.collect(numbers.count());
+            t.runBatches(0);
+            awaitReceived(numbers, 150, 0);
+            List<Long> times = new java.util.ArrayList<>();
+            try (var dirs = Files.walk(checkpoints.resolve("receivedData"), 2)) {
+                for (Path dir : dirs.filter(Files::isDirectory).toList()) {
+                    try (var log = FileWriteAheadLog.open(dir.toString(), new Configuration())) {
+                        log.readAll().forEach(r -> times.add(r.time().milliseconds()));
+                    }
+                }
+            }
+            assertTrue(!times.isEmpty(), "the receiver logged its blocks");
+            assertEquals(List.of(3_600_000L), times.stream().distinct().toList(), "record times " + times);
         }
     }
 

@@ -57,12 +57,24 @@ public final class Sources {
 
     /** A source of what {@code receiver} stores, run by this context's tracker; {@code detail} follows its name. */
     public synchronized <T> ReceiverSource<T> receiver(Receiver<T> receiver, String detail) {
+        return added(ReceiverSource.of(receiver, detail, tracker()));
+    }
+
+    /** A source of the lines {@code receiver} stores packed; {@code detail} follows its name. */
+    public synchronized ReceiverSource<String> lines(Receiver<PackedLines> receiver, String detail) {
+        return added(ReceiverSource.lines(receiver, detail, tracker()));
+    }
+
+    private <T> ReceiverSource<T> added(ReceiverSource<T> source) {
+        receivers.add(source);
+        return source;
+    }
+
+    private ReceiverTracker tracker() {
         if (tracker == null) {
             tracker = new ReceiverTracker(sc, listeners, clock, settings(), checkpointDirectory);
         }
-        ReceiverSource<T> source = new ReceiverSource<>(receiver, detail, tracker);
-        receivers.add(source);
-        return source;
+        return tracker;
     }
 
     /** Launches the receivers of the streams started so far (all of them: the context starts its sources first). */

@@ -51,17 +51,11 @@ final class BlockGenerator<T> {
     }
 
     void add(T record) {
-        if (stopped) {
-            throw new IllegalStateException("cannot store a record: the receiver's block generator has stopped");
-        }
-        synchronized (lock) {
-            buffer.add(record);
-            count++;
-        }
+        add(record, 1);
     }
 
-    /** Adds one element that holds {@code records} records. */
-    void addPacked(Object element, int records) {
+    /** Adds one element that holds {@code records} records (packed lines hold many). */
+    void add(Object element, int records) {
         if (stopped) {
             throw new IllegalStateException("cannot store records: the receiver's block generator has stopped");
         }

@@ -1,7 +1,7 @@
 package io.sluice.dstream.source.internal.receiver;
 
 import java.io.Serializable;
-import org.apache.spark.rpc.RpcEndpointRef;
+import io.sluice.rdd.internal.RpcEndpoints;
 
 /** The messages between a receiver's supervisor (executor) and the receiver tracker (driver). */
 final class Messages {
@@ -9,22 +9,25 @@ final class Messages {
     }
 
     /** Supervisor to tracker, on start; the reply is a {@link Registered}. */
-    record Register(int streamId, RpcEndpointRef supervisor, String host, String executorId) implements Serializable {
+    record Register(int streamId, RpcEndpoints.Ref supervisor, String host, String executorId) implements Serializable {
     }
 
     /**
      * @param proceed false when the context is already stopping: the supervisor exits at once
      * @param generation unique per registration of this stream: block ids start with it
      * @param rate records per second the receiver may store, 0 for unlimited
+     * @param driverTime the driver's clock (the context's {@code Clock}) when it replied
      */
-    record Registered(boolean proceed, int generation, long rate) implements Serializable {
+    record Registered(boolean proceed, int generation, long rate, long driverTime) implements Serializable {
     }
 
     /**
-     * Supervisor to tracker once a block is stored (and logged): the reply means the driver knows it.
+     * Supervisor to tracker once a block is stored (and logged): the reply, the driver's clock (a {@code Long}),
+     * means the driver knows it.
      *
      * @param uniqueId the block's id within the stream, -1 for a block of only skipped records
      * @param walRecord where the write-ahead log keeps the block, null without the log
+     * @param writeTime the driver-clock time the block was logged at (see {@link ReceivedBlock}), -1 without the log
      */
     record AddBlock(int streamId, long uniqueId, long records, long skipped, String walRecord, long writeTime)
             implements Serializable {

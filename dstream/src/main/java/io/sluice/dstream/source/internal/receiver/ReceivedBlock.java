@@ -7,7 +7,8 @@ package io.sluice.dstream.source.internal.receiver;
  * @param walRecord where the write-ahead log holds the block's records ({@code <log dir>/<record handle>}),
  *     null without the log
  * @param sequence the order the driver learnt of the block in, per stream (kept across restarts with the log)
- * @param writeTime when the executor logged the block (its wall clock, the log's record time), -1 without the log
+ * @param writeTime the log's record time of the block: the driver's clock (the context's {@code Clock}) as the
+ *     supervisor last heard it before logging the block, so never later than the block; -1 without the log
  */
 public record ReceivedBlock(long uniqueId, long records, long skipped, String walRecord, long sequence, long writeTime)
         implements java.io.Serializable {

@@ -11,9 +11,9 @@ import io.sluice.dstream.source.internal.rate.RateController;
 import io.sluice.dstream.source.internal.rate.RateLimitedSource;
 import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.internal.BlockStore;
 import io.sluice.rdd.internal.ClassTags;
 import io.sluice.rdd.internal.Serialization;
-import io.sluice.rdd.internal.Transforms;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,10 +22,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.rdd.BlockRDD;
 import org.apache.spark.rdd.RDD;
-import org.apache.spark.storage.BlockId;
-import org.apache.spark.storage.StreamBlockId;
 import org.apache.spark.util.SerializableConfiguration;
 
 /**
@@ -44,10 +41,10 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
         }
     }
 
-    private final Receiver<T> receiver;
+    private final Receiver<?> receiver;
+    private final BlockFormat format;
     private final String detail;
     private final ReceiverTracker tracker;
-    private final boolean packedLines;
     private final NavigableMap<Time, Allocation> allocations = new ConcurrentSkipListMap<>();
     private final BatchCounts counts = new BatchCounts();
     private volatile ReceiverStream stream;
@@ -55,16 +52,28 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
     private volatile BatchGrid grid;
     private SerializableConfiguration hadoopConf;
 
-    /** {@code detail} (e.g. the server's address) follows the stream's name in messages; empty for none. */
-    public ReceiverSource(Receiver<T> receiver, String detail, ReceiverTracker tracker) {
+    /**
+     * A stream of the records {@code receiver} stores. {@code detail} (e.g. the server's address) follows the
+     * stream's name in messages; empty for none.
+     */
+    public static <T> ReceiverSource<T> of(Receiver<T> receiver, String detail, ReceiverTracker tracker) {
+        return new ReceiverSource<>(receiver, BlockFormat.RECORDS, detail, tracker);
+    }
+
+    /** A stream of the lines a receiver stores packed ({@link PackedLines}), made strings as tasks read them. */
+    public static ReceiverSource<String> lines(Receiver<PackedLines> receiver, String detail, ReceiverTracker tracker) {
+        return new ReceiverSource<>(receiver, BlockFormat.PACKED_LINES, detail, tracker);
+    }
+
+    private ReceiverSource(Receiver<?> receiver, BlockFormat format, String detail, ReceiverTracker tracker) {
         Serialization.problemWith(receiver).ifPresent(p -> {
             throw new IllegalArgumentException("the receiver " + receiver.getClass().getName() + " cannot be sent "
                     + "to an executor: " + p + " (make captured objects Serializable, or create them in onStart)");
         });
         this.receiver = receiver;
+        this.format = format;
         this.detail = detail;
         this.tracker = tracker;
-        this.packedLines = receiver instanceof SocketReceiver<?> s && s.packsLines();
     }
 
     /** The driver's state of this stream, once the context started. */
@@ -80,7 +89,7 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
     public void start(SourceContext context) {
         sc = context.sparkContext();
         grid = context.grid();
-        ReceiverStream s = tracker.register(receiver, context.name() + (detail.isEmpty() ? "" : " (" + detail + ")"),
+        ReceiverStream s = tracker.register(receiver, format, context.name() + (detail.isEmpty() ? "" : " (" + detail + ")"),
                 context.id());
         tracker.openLog(s);
         if (!context.restoredPositions().isEmpty()) {
@@ -101,19 +110,19 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
             throw new BadInputException(failure);
         }
         List<ReceivedBlock> blocks = s.allocate(time);
-        List<BlockId> ids = new ArrayList<>();
+        List<Long> ids = new ArrayList<>();
         List<ReceivedBlock> withData = new ArrayList<>();
         for (ReceivedBlock b : blocks) {
             if (b.hasData()) {
-                ids.add(new StreamBlockId(s.streamId(), b.uniqueId()));
+                ids.add(b.uniqueId());
                 withData.add(b);
             }
         }
-        RDD<T> rdd = null;
+        RDD<Object> rdd = null;
         if (!ids.isEmpty()) {
             rdd = withData.get(0).walRecord() != null
                     ? new WalBackedBlockRDD<>(sc.sc(), s.streamId(), withData, hadoopConf())
-                    : new BlockRDD<>(sc.sc(), ids.toArray(BlockId[]::new), ClassTags.any());
+                    : BlockStore.<Object>rdd(sc.sc(), s.streamId(), ids);
         }
         Allocation allocation = new Allocation(blocks, rdd);
         allocations.put(time, allocation);
@@ -121,14 +130,7 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
         if (rdd == null) {
             return Optional.of(sc.emptyRDD());
         }
-        JavaRDD<T> read = new JavaRDD<>(rdd, ClassTags.any());
-        return Optional.of(packedLines ? unpack(read) : read);
-    }
-
-    /** The lines of blocks of {@link PackedLines}, made strings as a task reads them. Static: captures nothing. */
-    @SuppressWarnings("unchecked")
-    private static <T> JavaRDD<T> unpack(JavaRDD<T> blocks) {
-        return Transforms.flatMap(blocks, block -> (java.util.Iterator<T>) ((PackedLines) block).iterator());
+        return Optional.of(format.records(new JavaRDD<>(rdd, ClassTags.any())));
     }
 
     @Override
@@ -151,10 +153,9 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
     }
 
     private void removeBlocks(List<ReceivedBlock> blocks) {
-        var master = sc.sc().env().blockManager().master();
         for (ReceivedBlock b : blocks) {
             if (b.hasData()) {
-                master.removeBlock(new StreamBlockId(stream().streamId(), b.uniqueId()));
+                BlockStore.remove(sc.sc(), stream().streamId(), b.uniqueId());
             }
         }
     }

@@ -9,7 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
-import org.apache.spark.rpc.RpcEndpointRef;
+import io.sluice.rdd.internal.Deadline;
+import io.sluice.rdd.internal.RpcEndpoints;
 
 /**
  * The driver's view of one receiver stream: blocks reported but not yet taken by a batch, the receiver's
@@ -19,6 +20,7 @@ public final class ReceiverStream {
     private final int streamId;
     private final String source;
     private final Receiver<?> receiver;
+    private final BlockFormat format;
     private final long maxRate;
     private static final String POSITION_VERSION = "blocks-v1";
 
@@ -32,7 +34,7 @@ public final class ReceiverStream {
     // With the write-ahead log: the oldest write time of the blocks each batch took, to clean the logs by.
     private final NavigableMap<Time, Long> oldestWriteAt = new TreeMap<>();
     private Time lastCleaned;
-    private volatile RpcEndpointRef supervisor;
+    private volatile RpcEndpoints.Ref supervisor;
     private volatile long rate;
     private long receivedRecords;
     private long receivedSkipped;
@@ -40,12 +42,13 @@ public final class ReceiverStream {
     private boolean finished;
     private String failure;
 
-    ReceiverStream(int streamId, String source, String stableId, Receiver<?> receiver, long maxRate,
-            long rate) {
+    ReceiverStream(int streamId, String source, String stableId, Receiver<?> receiver, BlockFormat format,
+            long maxRate, long rate) {
         this.streamId = streamId;
         this.stableId = stableId;
         this.source = source;
         this.receiver = receiver;
+        this.format = format;
         this.maxRate = maxRate;
         this.rate = rate;
     }
@@ -62,6 +65,10 @@ public final class ReceiverStream {
         return receiver;
     }
 
+    BlockFormat format() {
+        return format;
+    }
+
     /** The configured maximum rate (records/s), 0 for none. */
     public long maxRate() {
         return maxRate;
@@ -76,11 +83,11 @@ public final class ReceiverStream {
         this.rate = rate;
     }
 
-    RpcEndpointRef supervisor() {
+    RpcEndpoints.Ref supervisor() {
         return supervisor;
     }
 
-    void supervisor(RpcEndpointRef ref) {
+    void supervisor(RpcEndpoints.Ref ref) {
         this.supervisor = ref;
     }
 
@@ -300,40 +307,27 @@ public final class ReceiverStream {
      * failed; returns whether the counts were reached. For tests and tools that must not sleep.
      */
     public synchronized boolean awaitReceived(long records, long skipped, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while ((receivedRecords < records || receivedSkipped < skipped) && failure == null) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            wait(Math.max(1, left / 1_000_000));
-        }
+        await(timeout, () -> (receivedRecords >= records && receivedSkipped >= skipped) || failure != null);
         return receivedRecords >= records && receivedSkipped >= skipped;
     }
 
     /** Waits until the receiver reconnected {@code n} times in all, or failed. */
     public synchronized boolean awaitReconnects(long n, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (reconnects < n && failure == null) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            wait(Math.max(1, left / 1_000_000));
-        }
+        await(timeout, () -> reconnects >= n || failure != null);
         return reconnects >= n;
     }
 
     /** Waits until the receiver stopped for good (by itself or with a failure). */
     public synchronized boolean awaitFinished(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!finished) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            wait(Math.max(1, left / 1_000_000));
+        return await(timeout, () -> finished);
+    }
+
+    /** Waits on this stream (holding it) until {@code done} or the timeout. */
+    private boolean await(Duration timeout, java.util.function.BooleanSupplier done) throws InterruptedException {
+        boolean reached = Deadline.after(timeout).await(this, done);
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted while waiting on " + source);
         }
-        return true;
+        return reached;
     }
 }

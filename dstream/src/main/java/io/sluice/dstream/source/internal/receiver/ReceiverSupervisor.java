@@ -1,13 +1,16 @@
 package io.sluice.dstream.source.internal.receiver;
 
-import io.sluice.rdd.internal.ClassTags;
 import io.sluice.dstream.source.internal.BadInputException;
 import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.receiver.Receiver;
+import io.sluice.dstream.receiver.ReceiverContext;
+import io.sluice.rdd.internal.BlockStore;
+import io.sluice.rdd.internal.RpcEndpoints;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.wal.FileWriteAheadLog;
 import io.sluice.recovery.internal.wal.RecordHandle;
 import io.sluice.recovery.internal.wal.WriteAheadLog;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -18,15 +21,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.spark.SparkEnv;
-import org.apache.spark.rpc.RpcCallContext;
-import org.apache.spark.rpc.RpcEndpointRef;
 import org.apache.spark.storage.StorageLevel;
-import org.apache.spark.storage.StreamBlockId;
-import org.apache.spark.util.RpcUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Runs one receiver inside a long-running task on an executor: registers with the driver's receiver tracker,
@@ -34,7 +31,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * restarts the receiver with backoff when it asks to, and on a stop request stores everything buffered before
  * it replies, so a graceful stop loses nothing that was stored.
  */
-final class ReceiverSupervisor<T> implements ReceiverHost<T> {
+final class ReceiverSupervisor<T> implements ReceiverContext<T> {
     private static final Logger LOG = LoggerFactory.getLogger(ReceiverSupervisor.class);
 
     private enum State { STARTING, STARTED, RESTARTING, STOPPED }
@@ -43,16 +40,19 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
     private final ReceiverSpec spec;
     private final SourceSettings settings;
     private final StorageLevel level;
+    private final BlockFormat format;
     private final RateLimiter limiter;
     private final BlockGenerator<T> generator;
     private final ScheduledExecutorService restarter;
     private final CountDownLatch finished = new CountDownLatch(1);
     private final AtomicLong sequence = new AtomicLong();
     private final AtomicLong skippedTotal = new AtomicLong();
+    /** The driver's clock as its last reply told it: the write-ahead log's record times. */
+    private final AtomicLong driverTime = new AtomicLong();
     private WriteAheadLog wal;
     private String walDirectory;
-    private RpcEndpointRef driver;
-    private RpcEndpointRef self;
+    private RpcEndpoints.Ref driver;
+    private RpcEndpoints.Ref self;
     private volatile int generation;
     private volatile State state = State.STARTING;
     private volatile int failedRestarts;
@@ -64,6 +64,7 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
         this.spec = spec;
         this.settings = spec.settings();
         this.level = spec.storageLevel();
+        this.format = spec.format();
         this.limiter = new RateLimiter(0);
         String name = spec.streamId() + "-" + UUID.randomUUID();
         this.generator = new BlockGenerator<>(name, settings.blockInterval(), settings.blockQueueSize(),
@@ -91,17 +92,17 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
     }
 
     private void runUntilStopped() throws InterruptedException {
-        SparkEnv env = SparkEnv.get();
-        driver = RpcUtils.makeDriverRef(spec.trackerName(), env.conf(), env.rpcEnv());
-        self = Endpoint.setUp(spec.trackerName() + "-receiver-" + spec.streamId() + "-" + UUID.randomUUID(),
+        driver = RpcEndpoints.driver(spec.trackerName());
+        self = RpcEndpoints.register(spec.trackerName() + "-receiver-" + spec.streamId() + "-" + UUID.randomUUID(),
                 this::onMessage, this::onAsk);
         try {
-            Messages.Registered reg = Endpoint.ask(driver, new Messages.Register(spec.streamId(), self,
-                    env.blockManager().blockManagerId().host(), env.executorId()), Messages.Registered.class);
+            Messages.Registered reg = driver.ask(new Messages.Register(spec.streamId(), self, RpcEndpoints.host(),
+                    RpcEndpoints.executorId()), Messages.Registered.class);
             if (!reg.proceed()) {
                 return;
             }
             generation = reg.generation();
+            driverTime.set(reg.driverTime());
             limiter.setRate(reg.rate());
             if (spec.walDirectory() != null) {
                 // A directory of its own: one writer per log, and a restarted receiver never appends to a
@@ -109,7 +110,7 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
                 walDirectory = spec.walDirectory() + "/" + UUID.randomUUID();
                 wal = FileWriteAheadLog.open(walDirectory, spec.hadoopConf().value());
             }
-            receiver.attachHost(this);
+            receiver.bind(this);
             generator.start();
             restarter.execute(() -> startReceiver(false));
             finished.await();
@@ -124,7 +125,7 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
                     + spec.walDirectory() + ": " + e, e);
         } finally {
             restarter.shutdownNow();
-            Endpoint.tearDown(self);
+            RpcEndpoints.unregister(self);
             closeLog();
         }
     }
@@ -145,42 +146,49 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
             restarts++;
             event("reconnected", "restart #" + restarts + " of " + spec.source());
         } else {
-            event("started", spec.source() + " started on executor " + SparkEnv.get().executorId());
+            event("started", spec.source() + " started on executor " + RpcEndpoints.executorId());
         }
     }
 
-    // ---- ReceiverHost: what the receiver calls ----------------------------------------------------------
+    // ---- ReceiverContext: what the receiver calls ----------------------------------------------------------
 
     @Override
     public void store(T record) {
-        acquire(1);
-        generator.add(record);
+        int records = format.records(record);
+        acquire(records);
+        generator.add(record, records);
         noteStored();
     }
 
     @Override
-    public void storeBlock(Iterator<T> records) {
+    public void store(Iterator<T> records) {
         List<Object> block = new ArrayList<>();
         records.forEachRemaining(block::add);
-        acquire(block.size());
+        storeBlock(block);
+    }
+
+    @Override
+    public void store(ByteBuffer bytes) {
+        storeBlock(BlockStore.readStream(bytes));
+    }
+
+    private void storeBlock(List<Object> block) {
+        long records = 0;
+        for (Object element : block) {
+            records += format.records(element);
+        }
+        acquire(records);
         try {
-            pushAndReport(block, block.size(), 0);
+            pushAndReport(block, records, 0);
         } catch (Exception e) {
-            throw new IllegalStateException(spec.source() + ": could not store a block of " + block.size()
+            throw new IllegalStateException(spec.source() + ": could not store a block of " + records
                     + " records: " + e, e);
         }
         noteStored();
     }
 
     @Override
-    public void storePacked(io.sluice.dstream.source.internal.PackedLines lines) {
-        acquire(lines.size());
-        generator.addPacked(lines, lines.size());
-        noteStored();
-    }
-
-    @Override
-    public void badRecord(String reason) {
+    public void reportBadRecord(String reason) {
         if (settings.badRecords() == SourceSettings.BadRecordPolicy.SKIP) {
             long n = skippedTotal.incrementAndGet();
             generator.addSkipped();
@@ -234,12 +242,12 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
     }
 
     @Override
-    public boolean isReceiverStarted() {
+    public boolean isStarted() {
         return state == State.STARTED;
     }
 
     @Override
-    public boolean isReceiverStopped() {
+    public boolean isStopped() {
         return state != State.STARTED;
     }
 
@@ -256,7 +264,7 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
         }
     }
 
-    private void onAsk(Object message, RpcCallContext context) {
+    private void onAsk(Object message, RpcEndpoints.Reply reply) {
         if (message instanceof Messages.Stop stop) {
             // Replies from another thread: storing the last blocks asks the driver, which may need this RPC thread.
             Thread t = new Thread(() -> {
@@ -270,13 +278,13 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
                     terminate();
                     event("stopped", spec.source() + " stopped by the driver");
                 }
-                context.reply(Boolean.TRUE);
+                reply.reply(Boolean.TRUE);
                 finished.countDown();
             }, "sluice-receiver-stop-" + spec.streamId());
             t.setDaemon(true);
             t.start();
         } else {
-            context.sendFailure(new IllegalArgumentException("unexpected message " + message));
+            reply.fail(new IllegalArgumentException("unexpected message " + message));
         }
     }
 
@@ -302,21 +310,19 @@ final class ReceiverSupervisor<T> implements ReceiverHost<T> {
         String walRecord = null;
         long writeTime = -1;
         if (!records.isEmpty() && wal != null) {
-            // Records are tagged with the executor's wall-clock time: the log rolls and is cleaned by it.
-            writeTime = System.currentTimeMillis();
-            RecordHandle handle = wal.write(BlockCodec.encode(records), new Time(writeTime));
+            // Records are tagged with the driver's clock as last heard (at most one report old, so never newer
+            // than the block): the driver cleans the log by the times it knows, and reads no executor's clock.
+            writeTime = driverTime.get();
+            RecordHandle handle = wal.write(BlockStore.serialize(records), new Time(writeTime));
             walRecord = walDirectory + "/" + handle.encode();
         }
         if (!records.isEmpty()) {
             id = ((long) generation << 32) | sequence.incrementAndGet();
-            StreamBlockId blockId = new StreamBlockId(spec.streamId(), id);
-            boolean stored = SparkEnv.get().blockManager().putIterator(blockId,
-                    CollectionConverters.asScala(records.iterator()), level, true, ClassTags.any());
-            if (!stored) {
-                throw new IllegalStateException("the block manager did not store " + blockId);
-            }
+            BlockStore.put(spec.streamId(), id, records.iterator(), level);
         }
-        Endpoint.ask(driver, new Messages.AddBlock(spec.streamId(), id, count, skipped, walRecord, writeTime), Boolean.class);
+        long now = driver.ask(new Messages.AddBlock(spec.streamId(), id, count, skipped, walRecord, writeTime),
+                Long.class);
+        driverTime.accumulateAndGet(now, Math::max);
     }
 
     private void closeLog() {

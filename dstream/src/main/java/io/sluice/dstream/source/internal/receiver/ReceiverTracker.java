@@ -5,6 +5,8 @@ import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.receiver.Receiver;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.internal.Deadline;
+import io.sluice.rdd.internal.RpcEndpoints;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +19,6 @@ import org.apache.spark.util.SerializableConfiguration;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.VoidFunction;
-import org.apache.spark.rpc.RpcCallContext;
-import org.apache.spark.rpc.RpcEndpointRef;
 import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +53,7 @@ public final class ReceiverTracker {
     /** Block ids start with the registration's generation: unique in this driver, across contexts and restarts. */
     private static final AtomicInteger GENERATIONS = new AtomicInteger();
     private volatile boolean stopping;
-    private RpcEndpointRef endpoint;
+    private RpcEndpoints.Ref endpoint;
 
     public ReceiverTracker(JavaSparkContext sc, Consumer<StreamingListener.Event> listeners, Clock clock,
             SourceSettings settings,
@@ -66,8 +66,8 @@ public final class ReceiverTracker {
     }
 
     /** Adds a receiver stream before start; returns its state, which the input operator reads blocks from. */
-    public synchronized <T> ReceiverStream register(Receiver<T> receiver, String source, String stableId) {
-        ReceiverStream s = new ReceiverStream(streams.size(), source, stableId, receiver, settings.receiverMaxRate(),
+    synchronized ReceiverStream register(Receiver<?> receiver, BlockFormat format, String source, String stableId) {
+        ReceiverStream s = new ReceiverStream(streams.size(), source, stableId, receiver, format, settings.receiverMaxRate(),
                 settings.startRate(settings.receiverMaxRate()));
         streams.add(s);
         return s;
@@ -109,7 +109,7 @@ public final class ReceiverTracker {
             return;
         }
         streams().forEach(this::openLog);
-        endpoint = Endpoint.setUp(name, this::onMessage, this::onAsk);
+        endpoint = RpcEndpoints.register(name, this::onMessage, this::onAsk);
         for (ReceiverStream s : streams()) {
             Thread t = new Thread(() -> runReceiverJob(s), "sluice-receiver-job-" + s.streamId());
             t.setDaemon(true);
@@ -127,12 +127,12 @@ public final class ReceiverTracker {
         if (endpoint == null) {
             return;
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Deadline deadline = Deadline.after(timeout);
         for (ReceiverStream s : streams()) {
-            RpcEndpointRef supervisor = s.supervisor();
+            RpcEndpoints.Ref supervisor = s.supervisor();
             if (supervisor != null) {
                 try {
-                    Endpoint.ask(supervisor, new Messages.Stop(!gracefully), Boolean.class);
+                    supervisor.ask(new Messages.Stop(!gracefully), Boolean.class);
                 } catch (Exception e) { // a receiver that stopped by itself has no endpoint any more
                     LOG.warn("{} did not confirm its stop", s.source(), e);
                 }
@@ -140,17 +140,12 @@ public final class ReceiverTracker {
         }
         for (ReceiverStream s : streams()) {
             Thread t = jobs.get(s.streamId());
-            try {
-                t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            if (t.isAlive()) {
+            if (!deadline.join(t)) {
                 LOG.warn("{} did not stop within {}; cancelling its job", s.source(), timeout);
                 sc.cancelJobGroup(jobGroup(s));
             }
         }
-        Endpoint.tearDown(endpoint);
+        RpcEndpoints.unregister(endpoint);
         cleaner.shutdown();
         try {
             cleaner.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
@@ -175,7 +170,7 @@ public final class ReceiverTracker {
     /** Sets the rate limit of one stream's receiver (backpressure); 0 means unlimited. */
     public void updateRate(ReceiverStream s, long rate) {
         s.rate(rate);
-        RpcEndpointRef supervisor = s.supervisor();
+        RpcEndpoints.Ref supervisor = s.supervisor();
         if (supervisor != null) {
             supervisor.send(new Messages.UpdateRate(rate));
         }
@@ -234,7 +229,8 @@ public final class ReceiverTracker {
     }
 
     private void runReceiverJob(ReceiverStream s) {
-        ReceiverSpec spec = new ReceiverSpec(s.streamId(), s.source(), name, storageLevel(s.receiver()), settings,
+        ReceiverSpec spec = new ReceiverSpec(s.streamId(), s.source(), name, storageLevel(s.receiver()),
+                s.format(), settings,
                 settings.writeAheadLog() ? logDirectory("receivedData", s) : null,
                 settings.writeAheadLog() ? new SerializableConfiguration(sc.hadoopConfiguration()) : null);
         VoidFunction<java.util.Iterator<Integer>> body = receiverTask(s.receiver(), spec);
@@ -310,26 +306,27 @@ public final class ReceiverTracker {
         }
     }
 
-    private void onAsk(Object message, RpcCallContext context) {
+    private void onAsk(Object message, RpcEndpoints.Reply reply) {
         if (message instanceof Messages.Register m) {
             ReceiverStream s = stream(m.streamId());
             if (stopping || s.finished()) {
-                context.reply(new Messages.Registered(false, 0, 0));
+                reply.reply(new Messages.Registered(false, 0, 0, clock.millis()));
                 return;
             }
             s.supervisor(m.supervisor());
-            context.reply(new Messages.Registered(true, GENERATIONS.incrementAndGet(), s.rate()));
+            reply.reply(new Messages.Registered(true, GENERATIONS.incrementAndGet(), s.rate(), clock.millis()));
         } else if (message instanceof Messages.AddBlock m) {
             try {
+                long now = clock.millis();
                 stream(m.streamId()).add(m.uniqueId(), m.records(), m.skipped(), m.walRecord(), m.writeTime(),
-                        new Time(clock.millis()));
-                context.reply(Boolean.TRUE);
+                        new Time(now));
+                reply.reply(now);
             } catch (java.io.IOException e) {
-                context.sendFailure(new IllegalStateException("the driver could not log block " + m.uniqueId()
+                reply.fail(new IllegalStateException("the driver could not log block " + m.uniqueId()
                         + " of " + stream(m.streamId()).source() + ": " + e, e));
             }
         } else {
-            context.sendFailure(new IllegalArgumentException("unexpected message " + message));
+            reply.fail(new IllegalArgumentException("unexpected message " + message));
         }
     }
 

@@ -27,13 +27,15 @@ public final class SocketReceiver<T> extends Receiver<T> {
     private final int maxLineLength;
     private final int connectTimeoutMillis;
     private transient volatile Socket socket;
-    private transient volatile ReceiverHost<T> receiverHost;
 
-    /** Lines go to the host packed ({@link PackedLines}) up to this many at a time. */
+    /** Lines are stored packed ({@link PackedLines}) up to this many at a time. */
     private static final int PACK_LINES = 4096;
 
-    /** A receiver of lines: {@code T} is String. */
-    public static SocketReceiver<String> lines(String host, int port, StorageLevel level, int maxLineLength,
+    /**
+     * A receiver of lines, stored packed: its stream must read its blocks as packed lines
+     * ({@code ReceiverSource.lines}).
+     */
+    public static SocketReceiver<PackedLines> lines(String host, int port, StorageLevel level, int maxLineLength,
             int connectTimeoutMillis) {
         return new SocketReceiver<>(host, port, null, level, maxLineLength, connectTimeoutMillis);
     }
@@ -54,17 +56,6 @@ public final class SocketReceiver<T> extends Receiver<T> {
         this.converter = converter;
         this.maxLineLength = maxLineLength;
         this.connectTimeoutMillis = connectTimeoutMillis;
-    }
-
-    /** Whether this receiver stores its lines packed: its stream's blocks hold {@link PackedLines}. */
-    public boolean packsLines() {
-        return converter == null;
-    }
-
-    @Override
-    public void attachHost(ReceiverHost<T> host) {
-        super.attachHost(host);
-        this.receiverHost = host;
     }
 
     public String address() {
@@ -136,7 +127,7 @@ public final class SocketReceiver<T> extends Receiver<T> {
             @Override
             public void flush() { // also before every read that may block: no line waits for the next one
                 if (pack.size() > 0) {
-                    receiverHost.storePacked(pack.build());
+                    storePacked(pack.build());
                 }
             }
         };
@@ -156,6 +147,12 @@ public final class SocketReceiver<T> extends Receiver<T> {
                 sink.flush();
             }
         }
+    }
+
+    /** Only a receiver made by {@link #lines} reads lines: its {@code T} is {@link PackedLines}. */
+    @SuppressWarnings("unchecked")
+    private void storePacked(PackedLines lines) {
+        store((T) lines);
     }
 
     private void receiveConverted(InputStream in) throws Exception {

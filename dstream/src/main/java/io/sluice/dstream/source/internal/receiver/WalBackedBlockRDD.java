@@ -1,20 +1,18 @@
 package io.sluice.dstream.source.internal.receiver;
 
+import io.sluice.rdd.internal.BlockStore;
 import io.sluice.rdd.internal.ClassTags;
 import io.sluice.recovery.internal.wal.FileWriteAheadLog;
 import io.sluice.recovery.internal.wal.RecordHandle;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Optional;
 import org.apache.spark.Partition;
 import org.apache.spark.SparkContext;
-import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 import org.apache.spark.rdd.RDD;
-import org.apache.spark.storage.BlockResult;
-import org.apache.spark.storage.StreamBlockId;
 import org.apache.spark.util.SerializableConfiguration;
-import scala.Option;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -49,15 +47,14 @@ final class WalBackedBlockRDD<T> extends RDD<T> {
     @SuppressWarnings("unchecked")
     public scala.collection.Iterator<T> compute(Partition split, TaskContext context) {
         ReceivedBlock block = ((BlockPartition) split).block();
-        Option<BlockResult> stored = SparkEnv.get().blockManager().get(new StreamBlockId(streamId, block.uniqueId()),
-                ClassTags.any());
-        if (stored.isDefined()) {
-            return (scala.collection.Iterator<T>) stored.get().data();
+        Optional<scala.collection.Iterator<T>> stored = BlockStore.get(streamId, block.uniqueId());
+        if (stored.isPresent()) {
+            return stored.get();
         }
         String ref = block.walRecord();
         int slash = ref.lastIndexOf('/');
         try (FileWriteAheadLog log = FileWriteAheadLog.open(ref.substring(0, slash), hadoopConf.value())) {
-            List<T> records = BlockCodec.decode(log.read(RecordHandle.parse(ref.substring(slash + 1))));
+            List<T> records = BlockStore.deserialize(log.read(RecordHandle.parse(ref.substring(slash + 1))));
             return CollectionConverters.asScala(records.iterator());
         } catch (IOException e) {
             throw new UncheckedIOException("block " + block.uniqueId() + " of stream " + streamId
