@@ -33,6 +33,7 @@ import org.apache.spark.broadcast.Broadcast;
 public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord<K, V>>, CanCommitOffsets {
     private final LocationStrategy locations;
     private final ConsumerStrategy<K, V> strategy;
+    private final PerPartitionConfig perPartitionConfig;
     private final NavigableMap<Time, OffsetRange[]> batches = new ConcurrentSkipListMap<>();
     private final ConcurrentLinkedQueue<Commit> commits = new ConcurrentLinkedQueue<>();
     private final Object consumerLock = new Object();
@@ -46,15 +47,19 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
     private record Commit(OffsetRange[] ranges, OffsetCommitCallback callback) {
     }
 
-    DirectKafkaSource(LocationStrategy locations, ConsumerStrategy<K, V> strategy) {
+    /** {@code perPartitionConfig}: null for the context's {@code spark.streaming.kafka.*RatePerPartition}. */
+    DirectKafkaSource(LocationStrategy locations, ConsumerStrategy<K, V> strategy,
+            PerPartitionConfig perPartitionConfig) {
         this.locations = locations;
         this.strategy = strategy;
+        this.perPartitionConfig = perPartitionConfig;
     }
 
     @Override
     public void start(SourceContext sourceContext) {
         this.context = sourceContext;
-        this.rateLimit = RateLimit.of(sourceContext);
+        this.rateLimit = new RateLimit(perPartitionConfig != null ? perPartitionConfig
+                : RateLimit.fromSettings(sourceContext), sourceContext.grid().step());
         NavigableMap<Time, String> restored = sourceContext.restoredPositions();
         restored.forEach((time, text) -> batches.put(time, RangesText.decode(text)));
         synchronized (consumerLock) {
@@ -104,7 +109,7 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
         for (int i = 0; i < ranges.length; i++) {
             TopicPartition tp = partitions.get(i);
             long from = current.get(tp);
-            long until = rateLimit.until(from, latest.get(tp));
+            long until = rateLimit.until(tp, from, latest.get(tp));
             ranges[i] = OffsetRange.create(tp, from, until);
             current.put(tp, until);
         }

@@ -24,6 +24,13 @@ public final class KafkaUtils {
         return ctx.inputStream(createDirectSource(locationStrategy, consumerStrategy));
     }
 
+    /** As {@link #createDirectStream(StreamingContext, LocationStrategy, ConsumerStrategy)}, with rate limits per partition. */
+    public static <K, V> DStream<ConsumerRecord<K, V>> createDirectStream(StreamingContext ctx,
+            LocationStrategy locationStrategy, ConsumerStrategy<K, V> consumerStrategy,
+            PerPartitionConfig perPartitionConfig) {
+        return ctx.inputStream(createDirectSource(locationStrategy, consumerStrategy, perPartitionConfig));
+    }
+
     /**
      * The source of a direct stream, for {@code ctx.inputStream(source)}: keep it to call
      * {@link DirectKafkaSource#commitAsync} where Spark code writes
@@ -31,7 +38,14 @@ public final class KafkaUtils {
      */
     public static <K, V> DirectKafkaSource<K, V> createDirectSource(LocationStrategy locationStrategy,
             ConsumerStrategy<K, V> consumerStrategy) {
-        return new DirectKafkaSource<>(locationStrategy, consumerStrategy);
+        return new DirectKafkaSource<>(locationStrategy, consumerStrategy, null);
+    }
+
+    /** As {@link #createDirectSource(LocationStrategy, ConsumerStrategy)}, with rate limits per partition. */
+    public static <K, V> DirectKafkaSource<K, V> createDirectSource(LocationStrategy locationStrategy,
+            ConsumerStrategy<K, V> consumerStrategy, PerPartitionConfig perPartitionConfig) {
+        return new DirectKafkaSource<>(locationStrategy, consumerStrategy, java.util.Objects.requireNonNull(
+                perPartitionConfig, "perPartitionConfig"));
     }
 
     /**

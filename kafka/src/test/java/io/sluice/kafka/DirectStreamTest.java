@@ -148,6 +148,28 @@ class DirectStreamTest {
     }
 
     @Test
+    void perPartitionConfigLimitsEachPartitionOnItsOwnWithAtLeastTheMinimumPerBatch() {
+        broker.createTopic("perPartition", 2);
+        broker.send("perPartition", 0, values("a", 0, 3));
+        broker.send("perPartition", 1, values("b", 0, 3));
+        PerPartitionConfig config = new PerPartitionConfig() {
+            @Override
+            public long maxRatePerPartition(TopicPartition topicPartition) {
+                return topicPartition.partition() == 0 ? 1 : 0; // 1 a second: half a record a batch, so the minimum
+            }
+        };
+        try (StreamTester tester = new StreamTester(Duration.ofMillis(500))) {
+            Collected<String> out = tester.collect(described(KafkaUtils.createDirectStream(tester.context(),
+                    LocationStrategies.PreferConsistent(), ConsumerStrategies.<String, String>Subscribe(
+                            List.of("perPartition"), broker.consumerParams("perPartition")), config)));
+            tester.runBatches(3);
+
+            assertEquals(List.of(Set.of("0:0:a0", "1:0:b0", "1:1:b1", "1:2:b2"), Set.of("0:1:a1"), Set.of("0:2:a2")),
+                    out.batches().stream().map(DirectStreamTest::set).toList());
+        }
+    }
+
+    @Test
     void commitAsyncCommitsTheBatchesOffsetsForTheGroup() throws Exception {
         broker.createTopic("committed", 1);
         broker.send("committed", 0, values("a", 0, 4));
