@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -14,6 +15,7 @@ import org.apache.kafka.clients.consumer.OffsetCommitCallback;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 
 /**
  * The driver's consumer of a direct stream: it never hands records out, it tells which partitions the stream
@@ -34,12 +36,24 @@ final class DriverConsumer<K, V> implements AutoCloseable {
      */
     Map<TopicPartition, Long> latestOffsets(Map<TopicPartition, Long> current) {
         pollAndSeekBack(consumer, Duration.ZERO);
+        try {
+            return latestOffsetsOfAssigned(current);
+        } catch (TimeoutException e) { // a partition whose topic was deleted has no position
+            Set<String> deleted = deletedTopics(current.keySet());
+            if (!deleted.isEmpty()) {
+                throw deleted(deleted, current.keySet());
+            }
+            throw new IllegalStateException("Kafka did not answer within the consumer's default.api.timeout.ms: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private Map<TopicPartition, Long> latestOffsetsOfAssigned(Map<TopicPartition, Long> current) {
         Set<TopicPartition> assigned = new HashSet<>(consumer.assignment());
         Set<TopicPartition> revoked = new HashSet<>(current.keySet());
         revoked.removeAll(assigned);
         if (!revoked.isEmpty()) {
-            throw new IllegalStateException("partitions " + revoked + " were revoked from this stream by a group "
-                    + "rebalance: another consumer joined its group; give each stream its own group.id");
+            throw revoked(revoked);
         }
         for (TopicPartition tp : assigned) {
             if (!current.containsKey(tp)) {
@@ -53,6 +67,32 @@ final class DriverConsumer<K, V> implements AutoCloseable {
             latest.put(tp, consumer.position(tp));
         }
         return latest;
+    }
+
+    /** Why partitions the stream read are no longer assigned to it: their topic is gone, or a rebalance. */
+    private IllegalStateException revoked(Set<TopicPartition> revoked) {
+        Set<String> deleted = deletedTopics(revoked);
+        if (!deleted.isEmpty()) {
+            return deleted(deleted, revoked);
+        }
+        return new IllegalStateException("partitions " + revoked + " were revoked from this stream by a group "
+                + "rebalance: another consumer joined its group; give each stream its own group.id");
+    }
+
+    private Set<String> deletedTopics(Set<TopicPartition> partitions) {
+        Set<String> existing = consumer.listTopics().keySet();
+        Set<String> deleted = new TreeSet<>();
+        partitions.forEach(tp -> {
+            if (!existing.contains(tp.topic())) {
+                deleted.add(tp.topic());
+            }
+        });
+        return deleted;
+    }
+
+    private static IllegalStateException deleted(Set<String> topics, Set<TopicPartition> partitions) {
+        return new IllegalStateException("topic " + String.join(", ", topics) + " was deleted: the stream can no "
+                + "longer read its partitions " + new TreeSet<>(partitions.stream().map(String::valueOf).toList()));
     }
 
     /** The host of each partition's leader, for {@code PreferBrokers}. */

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.DStream;
+import io.sluice.dstream.StreamingContext;
+import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.testkit.Collected;
 import io.sluice.testkit.SharedSpark;
 import io.sluice.testkit.StreamTester;
@@ -125,6 +127,32 @@ class DirectStreamTest {
             }
             assertEquals(Set.of("0:0:a0", "0:1:a1", "1:0:b0", "1:1:b1", "1:2:b2"), read);
             assertEquals(5, out.batches().stream().mapToInt(List::size).sum(), "no record read twice");
+        }
+    }
+
+    @Test
+    void aDeletedTopicFailsTheBatchNamingTheSourceTheBatchAndTheTopic() throws Exception {
+        broker.createTopic("deleted", 1);
+        broker.send("deleted", 0, values("a", 0, 2));
+        Map<String, Object> quickTimeout = new java.util.HashMap<>(broker.consumerParams("deleted"));
+        quickTimeout.put("default.api.timeout.ms", 3000); // how long the driver waits for a partition's position
+        try (StreamTester tester = new StreamTester()) {
+            tester.context().conf(StreamingContext.CONTINUE_ON_BATCH_FAILURE, "true");
+            tester.collect(described(KafkaUtils.createDirectStream(tester.context(),
+                    LocationStrategies.PreferConsistent(),
+                    ConsumerStrategies.<String, String>Subscribe(List.of("deleted"), quickTimeout))));
+            tester.runBatch();
+            broker.admin().deleteTopics(List.of("deleted")).all().get();
+            BatchInfo failed = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (failed == null && System.nanoTime() < deadline) {
+                BatchInfo info = tester.runBatch(); // fails once the driver's consumer sees the topic gone
+                failed = info.failed() ? info : null;
+            }
+            assertTrue(failed != null, "a batch failed");
+            String reason = String.join("; ", StreamTester.failureReasons(failed));
+            assertTrue(reason.contains("directKafkaSource") && reason.contains(failed.batchTime().toString())
+                    && reason.contains("topic deleted was deleted"), reason);
         }
     }
 
