@@ -24,7 +24,10 @@ public final class KafkaUtils {
         return ctx.inputStream(createDirectSource(locationStrategy, consumerStrategy));
     }
 
-    /** As {@link #createDirectStream(StreamingContext, LocationStrategy, ConsumerStrategy)}, with rate limits per partition. */
+    /**
+     * As {@link #createDirectStream(StreamingContext, LocationStrategy, ConsumerStrategy)}, with rate limits per
+     * partition.
+     */
     public static <K, V> DStream<ConsumerRecord<K, V>> createDirectStream(StreamingContext ctx,
             LocationStrategy locationStrategy, ConsumerStrategy<K, V> consumerStrategy,
             PerPartitionConfig perPartitionConfig) {

@@ -53,6 +53,10 @@ class DirectStreamTest {
         return stream.map(r -> r.partition() + ":" + r.offset() + ":" + r.value());
     }
 
+    private static ConsumerStrategy<String, String> subscribe(String topic, String group) {
+        return ConsumerStrategies.Subscribe(List.of(topic), broker.consumerParams(group));
+    }
+
     private static Set<String> set(List<String> batch) {
         return new HashSet<>(batch);
     }
@@ -114,7 +118,7 @@ class DirectStreamTest {
         try (StreamTester tester = new StreamTester()) {
             Collected<String> out = tester.collect(described(KafkaUtils.createDirectStream(tester.context(),
                     LocationStrategies.PreferConsistent(),
-                    ConsumerStrategies.<String, String>Subscribe(List.of("growing"), broker.consumerParams("growing")))));
+                    subscribe("growing", "growing"))));
             tester.runBatch();
             broker.addPartitions("growing", 2);
             broker.send("growing", 1, values("b", 0, 3));
@@ -157,6 +161,26 @@ class DirectStreamTest {
     }
 
     @Test
+    void aBrokerRestartedBetweenBatchesLosesAndRepeatsNothing() {
+        broker.createTopic("restarted", 2);
+        broker.send("restarted", 0, values("a", 0, 3));
+        try (StreamTester tester = new StreamTester()) {
+            Collected<String> out = tester.collect(described(KafkaUtils.createDirectStream(tester.context(),
+                    LocationStrategies.PreferConsistent(), subscribe("restarted", "restarted"))));
+            tester.runBatch();
+            broker.restart();
+            broker.send("restarted", 1, values("b", 0, 3));
+            tester.runBatch(); // the driver's and the executors' consumers reconnect
+            broker.send("restarted", 0, values("a", 3, 4));
+            tester.runBatch();
+
+            assertEquals(List.of(Set.of("0:0:a0", "0:1:a1", "0:2:a2"), Set.of("1:0:b0", "1:1:b1", "1:2:b2"),
+                    Set.of("0:3:a3")), out.batches().stream().map(DirectStreamTest::set).toList());
+            assertTrue(tester.completedBatches().stream().noneMatch(BatchInfo::failed));
+        }
+    }
+
+    @Test
     void maxRatePerPartitionBoundsEveryBatch() {
         broker.createTopic("limited", 2);
         broker.send("limited", 0, values("a", 0, 12));
@@ -165,7 +189,7 @@ class DirectStreamTest {
             tester.context().conf("spark.streaming.kafka.maxRatePerPartition", "10"); // 5 per partition per batch
             Collected<String> out = tester.collect(described(KafkaUtils.createDirectStream(tester.context(),
                     LocationStrategies.PreferConsistent(),
-                    ConsumerStrategies.<String, String>Subscribe(List.of("limited"), broker.consumerParams("limited")))));
+                    subscribe("limited", "limited"))));
             tester.runBatches(4);
 
             List<Set<String>> expected = List.of(
@@ -206,7 +230,7 @@ class DirectStreamTest {
         try (StreamTester tester = new StreamTester()) {
             DirectKafkaSource<String, String> source = KafkaUtils.createDirectSource(
                     LocationStrategies.PreferConsistent(),
-                    ConsumerStrategies.<String, String>Subscribe(List.of("committed"), broker.consumerParams("committer")));
+                    subscribe("committed", "committer"));
             DStream<ConsumerRecord<String, String>> stream = tester.context().inputStream(source);
             stream.foreachRDD(rdd -> {
                 OffsetRange[] offsetRanges = ((HasOffsetRanges) rdd.rdd()).offsetRanges();

@@ -77,7 +77,8 @@ class ExactlyOnceRestartTest {
                             return n;
                         }))
                         .stateSnapshots()
-                        .foreachRDD(rdd -> { // collect(): collectAsMap() on this RDD fails (ClassCastException on its element type)
+                        // collect(): collectAsMap() on this RDD fails (ClassCastException on its element type)
+                        .foreachRDD(rdd -> {
                             Map<String, Long> snapshot = new HashMap<>();
                             rdd.collect().forEach(kv -> snapshot.put(kv._1(), kv._2()));
                             counts.set(snapshot);
@@ -164,7 +165,8 @@ class ExactlyOnceRestartTest {
             assertEquals(List.of("v2"), values(source.compute(new Time(2000)))); // the pending batch, as before
             assertEquals(List.of(OffsetRange.create("replayed", 0, 2, 3)),
                     Arrays.asList(RangesText.decode(source.positionAfter(new Time(2000)).orElseThrow())));
-            assertEquals(IntStream.range(3, 10).mapToObj(i -> "v" + i).toList(), values(source.compute(new Time(3000))));
+            assertEquals(IntStream.range(3, 10).mapToObj(i -> "v" + i).toList(),
+                    values(source.compute(new Time(3000))));
         } finally {
             source.stop(false);
         }

@@ -44,7 +44,8 @@ class KafkaArchitectureTest {
     void keepsNoStaticMutableMaps() {
         noFields().that().areDeclaredInClassesThat().resideInAPackage("io.sluice.kafka..")
                 .and().haveModifier(JavaModifier.STATIC)
-                .should().haveRawType(DescribedPredicate.describe("a Map", (JavaClass c) -> c.isAssignableTo(Map.class)))
+                .should().haveRawType(DescribedPredicate.describe("a Map",
+                        (JavaClass c) -> c.isAssignableTo(Map.class)))
                 .because("executors' consumers are pooled in a broadcast value, not in a static")
                 .check(CLASSES);
     }

@@ -36,7 +36,8 @@ import org.apache.kafka.common.utils.Time;
  */
 final class TestBroker implements AutoCloseable {
     private final Path dir;
-    private final KafkaRaftServer server;
+    private final Properties props;
+    private KafkaRaftServer server;
     private final String bootstrap;
     private final Admin admin;
     private final KafkaProducer<String, String> producer;
@@ -46,7 +47,7 @@ final class TestBroker implements AutoCloseable {
         int brokerPort = freePort();
         int controllerPort = freePort();
         bootstrap = "127.0.0.1:" + brokerPort;
-        Properties props = new Properties();
+        props = new Properties();
         props.put("process.roles", "broker,controller");
         props.put("node.id", "1");
         props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
@@ -72,11 +73,23 @@ final class TestBroker implements AutoCloseable {
         if (formatted != 0) {
             throw new IllegalStateException("formatting the broker's log directory failed: " + formatted);
         }
-        server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
-        server.startup();
+        server = startServer(props);
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
         producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer());
+    }
+
+    private static KafkaRaftServer startServer(Properties props) {
+        KafkaRaftServer started = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
+        started.startup();
+        return started;
+    }
+
+    /** Stops the broker and starts it again on the same ports and logs, as an operator's restart would. */
+    void restart() {
+        server.shutdown();
+        server.awaitShutdown();
+        server = startServer(props);
     }
 
     String bootstrap() {
