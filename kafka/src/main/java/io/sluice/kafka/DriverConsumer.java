@@ -32,7 +32,8 @@ final class DriverConsumer<K, V> implements AutoCloseable {
     /**
      * The latest offset of every partition the consumer has now; partitions not in {@code current} are added
      * to it at their starting offset (committed, else {@code auto.offset.reset}). A partition that is no longer
-     * assigned fails the batch, as in Spark: another stream joined the group.
+     * assigned fails the batch, as in Spark (another stream joined the group), unless the group gives it back
+     * within {@link ConsumerStrategies#JOIN_TIMEOUT}: after a driver restart, or while the group rebalances.
      */
     Map<TopicPartition, Long> latestOffsets(Map<TopicPartition, Long> current) {
         pollAndSeekBack(consumer, Duration.ZERO);
@@ -49,12 +50,23 @@ final class DriverConsumer<K, V> implements AutoCloseable {
     }
 
     private Map<TopicPartition, Long> latestOffsetsOfAssigned(Map<TopicPartition, Long> current) {
-        Set<TopicPartition> assigned = new HashSet<>(consumer.assignment());
-        Set<TopicPartition> revoked = new HashSet<>(current.keySet());
-        revoked.removeAll(assigned);
+        Set<TopicPartition> revoked = unassigned(current.keySet());
         if (!revoked.isEmpty()) {
-            throw revoked(revoked);
+            Set<String> deleted = deletedTopics(revoked);
+            if (!deleted.isEmpty()) {
+                throw deleted(deleted, revoked);
+            }
+            long deadline = System.nanoTime() + ConsumerStrategies.JOIN_TIMEOUT.toNanos();
+            while (!revoked.isEmpty() && System.nanoTime() < deadline) {
+                pollAndSeekBack(consumer, Duration.ofMillis(100));
+                revoked = unassigned(current.keySet());
+            }
+            if (!revoked.isEmpty()) {
+                throw new IllegalStateException("partitions " + revoked + " were revoked from this stream by a group "
+                        + "rebalance: another consumer joined its group; give each stream its own group.id");
+            }
         }
+        Set<TopicPartition> assigned = new HashSet<>(consumer.assignment());
         for (TopicPartition tp : assigned) {
             if (!current.containsKey(tp)) {
                 current.put(tp, consumer.position(tp));
@@ -69,14 +81,10 @@ final class DriverConsumer<K, V> implements AutoCloseable {
         return latest;
     }
 
-    /** Why partitions the stream read are no longer assigned to it: their topic is gone, or a rebalance. */
-    private IllegalStateException revoked(Set<TopicPartition> revoked) {
-        Set<String> deleted = deletedTopics(revoked);
-        if (!deleted.isEmpty()) {
-            return deleted(deleted, revoked);
-        }
-        return new IllegalStateException("partitions " + revoked + " were revoked from this stream by a group "
-                + "rebalance: another consumer joined its group; give each stream its own group.id");
+    private Set<TopicPartition> unassigned(Set<TopicPartition> partitions) {
+        Set<TopicPartition> unassigned = new HashSet<>(partitions);
+        unassigned.removeAll(consumer.assignment());
+        return unassigned;
     }
 
     private Set<String> deletedTopics(Set<TopicPartition> partitions) {

@@ -8,11 +8,15 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
@@ -25,6 +29,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -40,7 +45,7 @@ final class TestBroker implements AutoCloseable {
     private KafkaRaftServer server;
     private final String bootstrap;
     private final Admin admin;
-    private final KafkaProducer<String, String> producer;
+    private KafkaProducer<String, String> producer;
 
     TestBroker() throws IOException {
         dir = Files.createTempDirectory("sluice-kafka-broker");
@@ -75,7 +80,11 @@ final class TestBroker implements AutoCloseable {
         }
         server = startServer(props);
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
-        producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        producer = newProducer();
+    }
+
+    private KafkaProducer<String, String> newProducer() {
+        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer());
     }
 
@@ -87,9 +96,11 @@ final class TestBroker implements AutoCloseable {
 
     /** Stops the broker and starts it again on the same ports and logs, as an operator's restart would. */
     void restart() {
+        producer.close(Duration.ofSeconds(10)); // a new one, so no record waits in it across the restart
         server.shutdown();
         server.awaitShutdown();
         server = startServer(props);
+        producer = newProducer();
     }
 
     String bootstrap() {
@@ -119,16 +130,20 @@ final class TestBroker implements AutoCloseable {
         await(() -> admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(totalPartitions))).all().get());
     }
 
-    /** Writes {@code values} to one partition and waits until the broker has them all. */
+    /** Writes {@code values} to one partition, in order, and waits until the broker has them all. */
     void send(String topic, int partition, List<String> values) {
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
         for (String v : values) {
-            producer.send(new ProducerRecord<>(topic, partition, null, v));
+            sent.add(producer.send(new ProducerRecord<>(topic, partition, null, v)));
         }
         producer.flush();
+        for (Future<RecordMetadata> f : sent) {
+            await(() -> f.get(30, TimeUnit.SECONDS));
+        }
     }
 
     private interface Call {
-        void run() throws InterruptedException, ExecutionException;
+        void run() throws InterruptedException, ExecutionException, TimeoutException;
     }
 
     private static void await(Call call) {
@@ -139,6 +154,8 @@ final class TestBroker implements AutoCloseable {
             throw new IllegalStateException(e);
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException(e);
         }
     }
 
