@@ -16,9 +16,6 @@ import org.apache.kafka.common.TopicPartition;
  * offsets a fresh stream starts from (else the group's committed offsets, else {@code auto.offset.reset}).
  */
 public final class ConsumerStrategies {
-    /** How long the driver's consumer waits, at start, to be given its partitions by the group. */
-    static final Duration JOIN_TIMEOUT = Duration.ofSeconds(30);
-
     private ConsumerStrategies() {
     }
 
@@ -101,9 +98,13 @@ public final class ConsumerStrategies {
             }
         }
 
-        /** Joins the group (records polled meanwhile are given back by seeking to them). */
+        /**
+         * Joins the group (records polled meanwhile are given back by seeking to them), for at most the consumer's
+         * {@code default.api.timeout.ms}; then, with no partition, fails if no broker answers.
+         */
         private void awaitAssignment(KafkaConsumer<K, V> consumer) {
-            long deadline = System.nanoTime() + JOIN_TIMEOUT.toNanos();
+            Duration timeout = apiTimeout(kafkaParams);
+            long deadline = System.nanoTime() + timeout.toNanos();
             while (consumer.assignment().isEmpty() && System.nanoTime() < deadline) {
                 try {
                     DriverConsumer.pollAndSeekBack(consumer, Duration.ofMillis(100));
@@ -112,6 +113,15 @@ public final class ConsumerStrategies {
                         throw e;
                     }
                     return; // auto.offset.reset=none: the offsets given are sought below
+                }
+            }
+            if (consumer.assignment().isEmpty()) {
+                try {
+                    consumer.listTopics(timeout); // no partition yet (a topic still to be created) or no broker?
+                } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                    throw new IllegalStateException("no Kafka broker answered within " + timeout.toMillis() + " ms ("
+                            + "default.api.timeout.ms) at " + kafkaParams.get(
+                            org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG), e);
                 }
             }
         }

@@ -30,6 +30,12 @@ public abstract class ConsumerStrategy<K, V> {
         return Collections.unmodifiableMap(copy);
     }
 
+    /** The consumer's {@code default.api.timeout.ms}: how long the driver waits for the group or a broker. */
+    static java.time.Duration apiTimeout(Map<String, Object> kafkaParams) {
+        Object value = kafkaParams.get(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
+        return java.time.Duration.ofMillis(value == null ? 60_000 : Long.parseLong(value.toString().trim()));
+    }
+
     /** Whether {@code auto.offset.reset} is {@code none}: a stream then must be given every starting offset. */
     static boolean resetIsNone(Map<String, Object> kafkaParams) {
         Object reset = kafkaParams.get(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG);

@@ -69,7 +69,8 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
                 }
             }
             try {
-                consumer = new DriverConsumer<>(strategy.onStart(Map.copyOf(current)));
+                consumer = new DriverConsumer<>(strategy.onStart(Map.copyOf(current)),
+                        ConsumerStrategy.apiTimeout(strategy.executorKafkaParams()));
             } catch (RuntimeException e) {
                 throw new IllegalStateException(sourceContext.name() + ": the driver's Kafka consumer failed to "
                         + "start: " + e, e);

@@ -24,16 +24,19 @@ import org.apache.kafka.common.errors.TimeoutException;
  */
 final class DriverConsumer<K, V> implements AutoCloseable {
     private final Consumer<K, V> consumer;
+    private final Duration joinTimeout;
 
-    DriverConsumer(Consumer<K, V> consumer) {
+    /** {@code joinTimeout}: how long a partition the group took away may take to come back before a batch fails. */
+    DriverConsumer(Consumer<K, V> consumer, Duration joinTimeout) {
         this.consumer = consumer;
+        this.joinTimeout = joinTimeout;
     }
 
     /**
      * The latest offset of every partition the consumer has now; partitions not in {@code current} are added
      * to it at their starting offset (committed, else {@code auto.offset.reset}). A partition that is no longer
      * assigned fails the batch, as in Spark (another stream joined the group), unless the group gives it back
-     * within {@link ConsumerStrategies#JOIN_TIMEOUT}: after a driver restart, or while the group rebalances.
+     * within the consumer's {@code default.api.timeout.ms}: after a driver restart, or while the group rebalances.
      */
     Map<TopicPartition, Long> latestOffsets(Map<TopicPartition, Long> current) {
         pollAndSeekBack(consumer, Duration.ZERO);
@@ -56,7 +59,7 @@ final class DriverConsumer<K, V> implements AutoCloseable {
             if (!deleted.isEmpty()) {
                 throw deleted(deleted, revoked);
             }
-            long deadline = System.nanoTime() + ConsumerStrategies.JOIN_TIMEOUT.toNanos();
+            long deadline = System.nanoTime() + joinTimeout.toNanos();
             while (!revoked.isEmpty() && System.nanoTime() < deadline) {
                 pollAndSeekBack(consumer, Duration.ofMillis(100));
                 revoked = unassigned(current.keySet());

@@ -181,6 +181,29 @@ class DirectStreamTest {
     }
 
     @Test
+    void anUnreachableBrokerFailsTheStartNamingTheSourceAndTheServers() throws IOException {
+        Map<String, Object> params = new java.util.HashMap<>(broker.consumerParams("nowhere"));
+        int closedPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        params.put("bootstrap.servers", "127.0.0.1:" + closedPort);
+        params.put("default.api.timeout.ms", 2000);
+        try (StreamTester tester = new StreamTester()) {
+            tester.collect(KafkaUtils.createDirectStream(tester.context(), LocationStrategies.PreferConsistent(),
+                    ConsumerStrategies.<String, String>Subscribe(List.of("nowhere"), params)).map(r -> r.value()));
+            Throwable e = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, tester::runBatch);
+            StringBuilder messages = new StringBuilder();
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                messages.append(t.getMessage()).append(" / ");
+            }
+            String text = messages.toString();
+            assertTrue(text.contains("directKafkaSource") && text.contains("no Kafka broker answered")
+                    && text.contains("127.0.0.1:" + closedPort), text);
+        }
+    }
+
+    @Test
     void maxRatePerPartitionBoundsEveryBatch() {
         broker.createTopic("limited", 2);
         broker.send("limited", 0, values("a", 0, 12));
