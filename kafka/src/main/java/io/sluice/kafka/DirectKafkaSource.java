@@ -37,12 +37,13 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
     private final NavigableMap<Time, OffsetRange[]> batches = new ConcurrentSkipListMap<>();
     private final ConcurrentLinkedQueue<Commit> commits = new ConcurrentLinkedQueue<>();
     private final Object consumerLock = new Object();
-    private SourceContext context;
-    private RateLimit rateLimit;
-    private DriverConsumer<K, V> consumer;
-    private Broadcast<ConsumerPool> pool;
     /** The offset each partition's next batch starts at. Guarded by {@link #consumerLock}. */
     private final Map<TopicPartition, Long> current = new HashMap<>();
+    // Set by start(): the SPI hands the context over then. Read by the scheduler's and the stopping thread.
+    private volatile SourceContext context;
+    private volatile RateLimit rateLimit;
+    private volatile DriverConsumer<K, V> consumer;
+    private volatile Broadcast<ConsumerPool> pool;
 
     private record Commit(OffsetRange[] ranges, OffsetCommitCallback callback) {
     }
