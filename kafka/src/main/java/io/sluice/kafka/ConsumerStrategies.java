@@ -9,6 +9,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * The {@link ConsumerStrategy}s, as Spark's {@code ConsumerStrategies}: {@code Subscribe} to topics,
@@ -49,6 +50,16 @@ public final class ConsumerStrategies {
         return new Assigning<>(List.copyOf(topicPartitions), kafkaParams, offsets);
     }
 
+    /**
+     * The driver's consumer reads no key or value (it only follows partitions and offsets), so it reads bytes:
+     * a record that fails to deserialize then fails only the task reading it, under {@code sluice.input.badRecords}.
+     */
+    @SuppressWarnings("unchecked")
+    private static <K, V> KafkaConsumer<K, V> driverConsumer(Map<String, Object> kafkaParams) {
+        return (KafkaConsumer<K, V>) (KafkaConsumer<?, ?>) new KafkaConsumer<>(kafkaParams,
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
     private abstract static class Base<K, V> extends ConsumerStrategy<K, V> {
         final Map<String, Object> kafkaParams;
         final Map<TopicPartition, Long> offsets;
@@ -80,7 +91,7 @@ public final class ConsumerStrategies {
 
         @Override
         public Consumer<K, V> onStart(Map<TopicPartition, Long> currentOffsets) {
-            KafkaConsumer<K, V> consumer = new KafkaConsumer<>(kafkaParams);
+            KafkaConsumer<K, V> consumer = driverConsumer(kafkaParams);
             try {
                 subscription.accept(consumer);
                 awaitAssignment(consumer);
@@ -138,7 +149,7 @@ public final class ConsumerStrategies {
 
         @Override
         public Consumer<K, V> onStart(Map<TopicPartition, Long> currentOffsets) {
-            KafkaConsumer<K, V> consumer = new KafkaConsumer<>(kafkaParams);
+            KafkaConsumer<K, V> consumer = driverConsumer(kafkaParams);
             consumer.assign(partitions);
             toSeek(currentOffsets).forEach(consumer::seek);
             return consumer;

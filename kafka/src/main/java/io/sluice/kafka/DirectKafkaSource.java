@@ -35,6 +35,7 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
     private final ConsumerStrategy<K, V> strategy;
     private final PerPartitionConfig perPartitionConfig;
     private final NavigableMap<Time, OffsetRange[]> batches = new ConcurrentSkipListMap<>();
+    private final NavigableMap<Time, BadRecords> badRecords = new ConcurrentSkipListMap<>();
     private final ConcurrentLinkedQueue<Commit> commits = new ConcurrentLinkedQueue<>();
     private final Object consumerLock = new Object();
     /** The offset each partition's next batch starts at. Guarded by {@link #consumerLock}. */
@@ -42,6 +43,7 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
     // Set by start(): the SPI hands the context over then. Read by the scheduler's and the stopping thread.
     private volatile SourceContext context;
     private volatile RateLimit rateLimit;
+    private volatile boolean skipBadRecords;
     private volatile DriverConsumer<K, V> consumer;
     private volatile Broadcast<ConsumerPool> pool;
 
@@ -61,6 +63,7 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
         this.context = sourceContext;
         this.rateLimit = new RateLimit(perPartitionConfig != null ? perPartitionConfig
                 : RateLimit.fromSettings(sourceContext), sourceContext.grid().step());
+        this.skipBadRecords = BadRecords.skips(sourceContext.setting(BadRecords.SETTING).orElse("fail"));
         NavigableMap<Time, String> restored = sourceContext.restoredPositions();
         restored.forEach((time, text) -> batches.put(time, RangesText.decode(text)));
         synchronized (consumerLock) {
@@ -92,8 +95,11 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
                     batches.put(time, ranges);
                 }
                 String[] hosts = preferredHosts(ranges);
+                BadRecords bad = BadRecords.forBatch(skipBadRecords, context.name() + ", batch " + time,
+                        context.sparkContext().sc());
+                badRecords.put(time, bad);
                 KafkaRDD<K, V> rdd = new KafkaRDD<>(context.sparkContext().sc(), ranges, hosts,
-                        pool.value().kafkaParams(), pool);
+                        pool.value().kafkaParams(), pool, bad);
                 return Optional.of(rdd.toJavaRDD());
             }
         } catch (RuntimeException e) {
@@ -135,8 +141,13 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
     @Override
     public BatchReport report(Time time) {
         OffsetRange[] ranges = batches.get(time);
-        return ranges == null ? BatchReport.NONE
-                : new BatchReport(Arrays.stream(ranges).mapToLong(OffsetRange::count).sum(), 0);
+        if (ranges == null) {
+            return BatchReport.NONE;
+        }
+        BadRecords bad = badRecords.get(time);
+        long skipped = bad == null ? 0 : bad.skippedCount();
+        long offsets = Arrays.stream(ranges).mapToLong(OffsetRange::count).sum();
+        return new BatchReport(Math.max(0, offsets - skipped), skipped);
     }
 
     @Override
@@ -152,6 +163,7 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
     @Override
     public void forgetOlderThan(Time oldestKept) {
         batches.headMap(oldestKept).clear();
+        badRecords.headMap(oldestKept).clear();
     }
 
     @Override

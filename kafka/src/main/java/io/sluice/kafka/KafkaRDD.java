@@ -32,18 +32,20 @@ final class KafkaRDD<K, V> extends RDD<ConsumerRecord<K, V>> implements HasOffse
     private final Map<String, Object> kafkaParams;
     private final Broadcast<ConsumerPool> pool;
     private final long pollTimeoutMs;
+    private final BadRecords badRecords;
 
     /**
      * @param preferredHosts the host for each range's task, or null entries where Spark may choose
      * @param pool executors' cached consumers (null: each task opens and closes its own consumer)
      */
     KafkaRDD(SparkContext sc, OffsetRange[] ranges, String[] preferredHosts, Map<String, Object> kafkaParams,
-            Broadcast<ConsumerPool> pool) {
+            Broadcast<ConsumerPool> pool, BadRecords badRecords) {
         super(sc, scala.collection.immutable.List$.MODULE$.<org.apache.spark.Dependency<?>>empty(), recordTag());
         this.ranges = ranges.clone();
         this.preferredHosts = preferredHosts.clone();
         this.kafkaParams = new HashMap<>(kafkaParams);
         this.pool = pool;
+        this.badRecords = badRecords;
         this.pollTimeoutMs = sc.getConf().getLong("spark.streaming.kafka.consumer.poll.ms",
                 sc.getConf().getTimeAsSeconds("spark.network.timeout", "120s") * 1000);
     }
@@ -86,7 +88,7 @@ final class KafkaRDD<K, V> extends RDD<ConsumerRecord<K, V>> implements HasOffse
         AtomicBoolean released = new AtomicBoolean();
         Iterator<ConsumerRecord<K, V>> reader;
         try {
-            reader = new RangeReader<>(consumer, range, Duration.ofMillis(pollTimeoutMs), whole -> {
+            reader = new RangeReader<>(consumer, range, Duration.ofMillis(pollTimeoutMs), badRecords, whole -> {
                 if (released.compareAndSet(false, true)) {
                     if (consumers != null) {
                         consumers.giveBack(tp, consumer);

@@ -67,7 +67,8 @@ public final class KafkaUtils {
                     .orElse(null);
         }
         Map<String, Object> params = executorParams(ConsumerStrategy.checked(kafkaParams));
-        return new KafkaRDD<K, V>(jsc.sc(), offsetRanges, hosts, params, null).toJavaRDD();
+        return new KafkaRDD<K, V>(jsc.sc(), offsetRanges, hosts, params, null, BadRecords.fail("createRDD"))
+                .toJavaRDD();
     }
 
     /**

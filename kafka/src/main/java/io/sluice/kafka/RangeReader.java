@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
 
 /**
  * Reads one offset range with a consumer assigned to its partition alone; calls {@code done} with whether it
@@ -21,11 +22,14 @@ final class RangeReader<K, V> implements Iterator<ConsumerRecord<K, V>> {
     private final TopicPartition partition;
     private final Duration pollTimeout;
     private final Consumer<Boolean> done;
+    private final BadRecords badRecords;
     private Iterator<ConsumerRecord<K, V>> buffer = Collections.emptyIterator();
     private ConsumerRecord<K, V> next;
     private boolean finished;
 
-    RangeReader(KafkaConsumer<K, V> consumer, OffsetRange range, Duration pollTimeout, Consumer<Boolean> done) {
+    RangeReader(KafkaConsumer<K, V> consumer, OffsetRange range, Duration pollTimeout, BadRecords badRecords,
+            Consumer<Boolean> done) {
+        this.badRecords = badRecords;
         this.consumer = consumer;
         this.range = range;
         this.partition = range.topicPartition();
@@ -57,7 +61,14 @@ final class RangeReader<K, V> implements Iterator<ConsumerRecord<K, V>> {
             if (consumer.position(partition) >= range.untilOffset()) {
                 return finish();
             }
-            List<ConsumerRecord<K, V>> polled = consumer.poll(pollTimeout).records(partition);
+            List<ConsumerRecord<K, V>> polled;
+            try {
+                polled = consumer.poll(pollTimeout).records(partition);
+            } catch (RecordDeserializationException e) {
+                badRecords.handle(e); // throws, unless the record is to be skipped
+                consumer.seek(partition, e.offset() + 1);
+                continue;
+            }
             if (polled.isEmpty() && consumer.position(partition) < range.untilOffset()) {
                 throw new IllegalStateException("no records of " + range + " at offset " + consumer.position(partition)
                         + " within " + pollTimeout.toMillis() + " ms (spark.streaming.kafka.consumer.poll.ms): "

@@ -204,6 +204,33 @@ class DirectStreamTest {
     }
 
     @Test
+    void aRecordThatFailsToDeserializeFailsTheBatchOrWithSkipIsSkippedAndCounted() {
+        broker.createTopic("badRecords", 1);
+        broker.send("badRecords", 0, List.of("a0", "bad", "a2"));
+        Map<String, Object> params = new java.util.HashMap<>(broker.consumerParams("badRecords"));
+        params.put("value.deserializer", FailingDeserializer.class);
+        try (StreamTester tester = new StreamTester()) {
+            tester.context().conf(StreamingContext.CONTINUE_ON_BATCH_FAILURE, "true");
+            tester.collect(described(KafkaUtils.createDirectStream(tester.context(),
+                    LocationStrategies.PreferConsistent(), ConsumerStrategies.Subscribe(List.of("badRecords"), params))));
+            String reason = String.join("; ", tester.runFailingBatch());
+            assertTrue(reason.contains("directKafkaSource") && reason.contains("batch 1000 ms")
+                    && reason.contains("offset 1 of badRecords-0") && reason.contains("sluice.input.badRecords=skip"),
+                    reason);
+        }
+        try (StreamTester tester = new StreamTester()) {
+            tester.context().conf("sluice.input.badRecords", "skip");
+            Collected<String> out = tester.collect(described(KafkaUtils.createDirectStream(tester.context(),
+                    LocationStrategies.PreferConsistent(), ConsumerStrategies.Subscribe(List.of("badRecords"), params))));
+            BatchInfo info = tester.runBatch();
+
+            assertEquals(List.of(List.of("0:0:a0", "0:2:a2")), out.batches());
+            assertEquals(2, info.numRecords());
+            assertEquals(1, info.skippedRecords());
+        }
+    }
+
+    @Test
     void maxRatePerPartitionBoundsEveryBatch() {
         broker.createTopic("limited", 2);
         broker.send("limited", 0, values("a", 0, 12));
