@@ -212,7 +212,8 @@ class DirectStreamTest {
         try (StreamTester tester = new StreamTester()) {
             tester.context().conf(StreamingContext.CONTINUE_ON_BATCH_FAILURE, "true");
             tester.collect(described(KafkaUtils.createDirectStream(tester.context(),
-                    LocationStrategies.PreferConsistent(), ConsumerStrategies.Subscribe(List.of("badRecords"), params))));
+                    LocationStrategies.PreferConsistent(),
+                    ConsumerStrategies.Subscribe(List.of("badRecords"), params))));
             String reason = String.join("; ", tester.runFailingBatch());
             assertTrue(reason.contains("directKafkaSource") && reason.contains("batch 1000 ms")
                     && reason.contains("offset 1 of badRecords-0") && reason.contains("sluice.input.badRecords=skip"),
@@ -221,7 +222,8 @@ class DirectStreamTest {
         try (StreamTester tester = new StreamTester()) {
             tester.context().conf("sluice.input.badRecords", "skip");
             Collected<String> out = tester.collect(described(KafkaUtils.createDirectStream(tester.context(),
-                    LocationStrategies.PreferConsistent(), ConsumerStrategies.Subscribe(List.of("badRecords"), params))));
+                    LocationStrategies.PreferConsistent(),
+                    ConsumerStrategies.Subscribe(List.of("badRecords"), params))));
             BatchInfo info = tester.runBatch();
 
             assertEquals(List.of(List.of("0:0:a0", "0:2:a2")), out.batches());
