@@ -1,0 +1,118 @@
+package io.sluice.kafka;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.spark.Partition;
+import org.apache.spark.SparkContext;
+import org.apache.spark.TaskContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.util.TaskCompletionListener;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
+
+/**
+ * The records of some offset ranges, one partition per range (in order, so that {@link #offsetRanges()}{@code [i]}
+ * is partition i's range, as in Spark). What every batch of a direct stream and {@link KafkaUtils#createRDD} are.
+ */
+final class KafkaRDD<K, V> extends RDD<ConsumerRecord<K, V>> implements HasOffsetRanges {
+    private static final long serialVersionUID = 1L;
+
+    private final OffsetRange[] ranges;
+    private final String[] preferredHosts;
+    private final Map<String, Object> kafkaParams;
+    private final Broadcast<ConsumerPool> pool;
+    private final long pollTimeoutMs;
+    private final BadRecords badRecords;
+
+    /**
+     * @param preferredHosts the host for each range's task, or null entries where Spark may choose
+     * @param pool executors' cached consumers (null: each task opens and closes its own consumer)
+     */
+    KafkaRDD(SparkContext sc, OffsetRange[] ranges, String[] preferredHosts, Map<String, Object> kafkaParams,
+            Broadcast<ConsumerPool> pool, BadRecords badRecords) {
+        super(sc, scala.collection.immutable.List$.MODULE$.<org.apache.spark.Dependency<?>>empty(), recordTag());
+        this.ranges = ranges.clone();
+        this.preferredHosts = preferredHosts.clone();
+        this.kafkaParams = new HashMap<>(kafkaParams);
+        this.pool = pool;
+        this.badRecords = badRecords;
+        this.pollTimeoutMs = sc.getConf().getLong("spark.streaming.kafka.consumer.poll.ms",
+                sc.getConf().getTimeAsSeconds("spark.network.timeout", "120s") * 1000);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <K, V> ClassTag<ConsumerRecord<K, V>> recordTag() {
+        return (ClassTag<ConsumerRecord<K, V>>) (ClassTag<?>) ClassTag$.MODULE$.apply(ConsumerRecord.class);
+    }
+
+    @Override
+    public OffsetRange[] offsetRanges() {
+        return ranges.clone();
+    }
+
+    @Override
+    public Partition[] getPartitions() {
+        Partition[] partitions = new Partition[ranges.length];
+        for (int i = 0; i < ranges.length; i++) {
+            partitions[i] = new RangePartition(i);
+        }
+        return partitions;
+    }
+
+    @Override
+    public scala.collection.immutable.Seq<String> getPreferredLocations(Partition split) {
+        String host = preferredHosts[split.index()];
+        return CollectionConverters.asScala(host == null ? Collections.<String>emptyList() : Arrays.asList(host))
+                .toList();
+    }
+
+    @Override
+    public scala.collection.Iterator<ConsumerRecord<K, V>> compute(Partition split, TaskContext context) {
+        OffsetRange range = ranges[split.index()];
+        if (range.count() == 0) {
+            return CollectionConverters.asScala(Collections.<ConsumerRecord<K, V>>emptyIterator());
+        }
+        TopicPartition tp = range.topicPartition();
+        ConsumerPool consumers = pool == null ? null : pool.value();
+        KafkaConsumer<K, V> consumer = consumers == null ? new KafkaConsumer<>(kafkaParams) : consumers.take(tp);
+        AtomicBoolean released = new AtomicBoolean();
+        Iterator<ConsumerRecord<K, V>> reader;
+        try {
+            reader = new RangeReader<>(consumer, range, Duration.ofMillis(pollTimeoutMs), badRecords, whole -> {
+                if (released.compareAndSet(false, true)) {
+                    if (consumers != null) {
+                        consumers.giveBack(tp, consumer);
+                    } else {
+                        consumer.close();
+                    }
+                }
+            });
+        } catch (RuntimeException e) {
+            consumer.close();
+            throw e;
+        }
+        // A task that stops early (take, a failure) closes its consumer: its position is not the range's end.
+        context.addTaskCompletionListener(new TaskCompletionListener() {
+            @Override
+            public void onTaskCompletion(TaskContext ignored) {
+                if (released.compareAndSet(false, true)) {
+                    consumer.close();
+                }
+            }
+        });
+        return CollectionConverters.asScala(reader);
+    }
+
+    private record RangePartition(int index) implements Partition {
+    }
+}

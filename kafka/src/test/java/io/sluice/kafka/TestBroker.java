@@ -1,0 +1,180 @@
+package io.sluice.kafka;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import kafka.tools.StorageTool;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Time;
+
+/**
+ * A real single-node Kafka (KRaft: broker and controller in one) in the test JVM on 127.0.0.1, in a temporary
+ * directory formatted for it; {@link #close()} stops it and deletes the directory.
+ */
+final class TestBroker implements AutoCloseable {
+    private final Path dir;
+    private final Properties props;
+    private KafkaRaftServer server;
+    private final String bootstrap;
+    private final Admin admin;
+    private KafkaProducer<String, String> producer;
+
+    TestBroker() throws IOException {
+        dir = Files.createTempDirectory("sluice-kafka-broker");
+        int brokerPort = freePort();
+        int controllerPort = freePort();
+        bootstrap = "127.0.0.1:" + brokerPort;
+        props = new Properties();
+        props.put("process.roles", "broker,controller");
+        props.put("node.id", "1");
+        props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+        props.put("listeners", "PLAINTEXT://" + bootstrap + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        props.put("advertised.listeners", "PLAINTEXT://" + bootstrap);
+        props.put("controller.listener.names", "CONTROLLER");
+        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        props.put("log.dirs", dir.resolve("logs").toString());
+        props.put("num.partitions", "1");
+        props.put("auto.create.topics.enable", "false");
+        props.put("offsets.topic.replication.factor", "1");
+        props.put("offsets.topic.num.partitions", "1");
+        props.put("transaction.state.log.replication.factor", "1");
+        props.put("transaction.state.log.min.isr", "1");
+        props.put("group.initial.rebalance.delay.ms", "0");
+        props.put("log.flush.interval.messages", "1000000");
+        Path config = dir.resolve("server.properties");
+        try (Writer w = Files.newBufferedWriter(config)) {
+            props.store(w, "test broker");
+        }
+        int formatted = StorageTool.execute(new String[] {"format", "-t", Uuid.randomUuid().toString(), "-c",
+                config.toString()}, new PrintStream(PrintStream.nullOutputStream()));
+        if (formatted != 0) {
+            throw new IllegalStateException("formatting the broker's log directory failed: " + formatted);
+        }
+        server = startServer(props);
+        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
+        producer = newProducer();
+    }
+
+    private KafkaProducer<String, String> newProducer() {
+        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer());
+    }
+
+    private static KafkaRaftServer startServer(Properties props) {
+        KafkaRaftServer started = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
+        started.startup();
+        return started;
+    }
+
+    /** Stops the broker and starts it again on the same ports and logs, as an operator's restart would. */
+    void restart() {
+        producer.close(Duration.ofSeconds(10)); // a new one, so no record waits in it across the restart
+        server.shutdown();
+        server.awaitShutdown();
+        server = startServer(props);
+        producer = newProducer();
+    }
+
+    String bootstrap() {
+        return bootstrap;
+    }
+
+    Admin admin() {
+        return admin;
+    }
+
+    /** Consumer parameters for a stream reading as group {@code group}, strings, from the earliest offsets. */
+    Map<String, Object> consumerParams(String group) {
+        return Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.GROUP_ID_CONFIG, group,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.METADATA_MAX_AGE_CONFIG, 200);
+    }
+
+    void createTopic(String topic, int partitions) {
+        await(() -> admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get());
+    }
+
+    void addPartitions(String topic, int totalPartitions) {
+        await(() -> admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(totalPartitions))).all().get());
+    }
+
+    /** Writes {@code values} to one partition, in order, and waits until the broker has them all. */
+    void send(String topic, int partition, List<String> values) {
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
+        for (String v : values) {
+            sent.add(producer.send(new ProducerRecord<>(topic, partition, null, v)));
+        }
+        producer.flush();
+        for (Future<RecordMetadata> f : sent) {
+            await(() -> f.get(30, TimeUnit.SECONDS));
+        }
+    }
+
+    private interface Call {
+        void run() throws InterruptedException, ExecutionException, TimeoutException;
+    }
+
+    private static void await(Call call) {
+        try {
+            call.run();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(10));
+        admin.close(Duration.ofSeconds(10));
+        server.shutdown();
+        server.awaitShutdown();
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
