@@ -1,17 +1,12 @@
 package io.sluice.dstream;
 
-import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
-import io.sluice.rdd.internal.Deadline;
 import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.internal.SourceOperator;
-import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.source.internal.GeneratorSource;
-import io.sluice.dstream.internal.InputOperator;
 import io.sluice.dstream.internal.scheduler.ListenerBus;
 import io.sluice.dstream.internal.Operator;
-import io.sluice.dstream.internal.ShutdownHook;
 import io.sluice.dstream.source.internal.QueueSource;
 import io.sluice.dstream.source.internal.RateSource;
 import io.sluice.dstream.source.internal.SourceSettings;
@@ -29,13 +24,11 @@ import org.apache.spark.storage.StorageLevel;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.recovery.Recovery;
-import io.sluice.state.internal.checkpoint.StatePrefetch;
 import io.sluice.dstream.scheduler.StreamingListener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
-import java.util.concurrent.atomic.AtomicReference;
 import scala.Tuple2;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.api.java.function.Function0;
@@ -67,28 +60,16 @@ public final class StreamingContext {
      */
     public static final String CONTINUE_ON_BATCH_FAILURE = "sluice.continueOnBatchFailure";
 
-    private static final AtomicReference<StreamingContext> ACTIVE = new AtomicReference<>();
-
     private final JavaSparkContext sc;
     private final boolean ownsSparkContext;
     private final Duration batchInterval;
     private final Clock clock;
     private final StreamGraph graph;
     private final ListenerBus listeners;
-    private final Object lifecycle = new Object(); // start and stop
-    // Waiting for termination and reporting errors use their own monitor: stop() holds the lifecycle lock
-    // while it waits for the scheduler, whose event loop reports errors; sharing one lock would stall both.
-    private final Object termination = new Object();
-    private volatile StreamingContextState state = StreamingContextState.INITIALIZED;
-    private volatile Throwable error;
     private volatile String checkpointDirectory;
-    private volatile Recovery recovery;
-    private volatile io.sluice.dstream.internal.recovery.CheckpointWriter checkpointWriter;
-    private BatchScheduler scheduler;
     private final ContextSettings settings;
     private final Sources sources;
-    private ShutdownHook shutdownHook;
-    private volatile boolean stoppingFromHook;
+    private final ContextLifecycle lifecycle;
 
     StreamingContext(JavaSparkContext sc, boolean ownsSparkContext, Duration batchInterval, Clock clock) {
         this.sc = sc;
@@ -99,6 +80,7 @@ public final class StreamingContext {
         this.listeners = new ListenerBus(sc.appName());
         this.settings = new ContextSettings(sc, batchInterval);
         this.sources = new Sources(sc, listeners::post, clock, this::setting, this::checkpointDirectory);
+        this.lifecycle = new ContextLifecycle(this, graph, listeners, settings, sources);
     }
 
     public static StreamingContextBuilder builder() {
@@ -255,11 +237,6 @@ public final class StreamingContext {
                 new SourceOperator.Environment(clock, this::setting, this::checkpointDirectory, listeners::add)));
     }
 
-    /** Registers a source implemented elsewhere in the engine (or in tests). */
-    <T> DStream<T> input(InputOperator<T> source) {
-        return new DStream<>(this, source);
-    }
-
     private <T> DStream<T> receiverInput(String kind, Receiver<T> receiver, String detail) {
         return fromSource(kind, sources.receiver(receiver, detail));
     }
@@ -340,7 +317,7 @@ public final class StreamingContext {
      * returns, which releases what was not used.
      */
     public static StreamingContext getOrCreate(String checkpointDirectory, Function0<StreamingContext> factory) {
-        return getOrCreate(checkpointDirectory, null, factory);
+        return GetOrCreate.getOrCreate(checkpointDirectory, null, factory);
     }
 
     /**
@@ -351,123 +328,33 @@ public final class StreamingContext {
      */
     public static StreamingContext getOrCreate(String checkpointDirectory, Function<Boolean, StreamingContext> factory) {
         boolean restoring = Recovery.holdsCheckpoint(checkpointDirectory);
-        return getOrCreate(checkpointDirectory, restoring, () -> factory.call(restoring));
-    }
-
-    private static StreamingContext getOrCreate(String directory, Boolean toldRestoring,
-            Function0<StreamingContext> factory) {
-        StatePrefetch prefetch = StatePrefetch.start(directory); // while the factory starts Spark
-        StreamingContext context;
-        try {
-            context = factory.call();
-        } catch (Exception e) {
-            prefetch.close();
-            throw new IllegalStateException("the StreamingContext factory failed: " + e, e);
-        }
-        context.continueFrom(directory, prefetch);
-        if (toldRestoring != null && toldRestoring != context.recoveredBatch().isPresent()) {
-            context.stop(false);
-            throw new IllegalStateException("the factory was told this start " + (toldRestoring ? "restores" : "does "
-                    + "not restore") + " a checkpoint, but with the SparkContext's Hadoop configuration the directory "
-                    + directory + (toldRestoring ? " holds none" : " holds one") + ": on this file system use the "
-                    + "factory without argument, and recoveredBatch() once getOrCreate returns");
-        }
-        return context;
+        return GetOrCreate.getOrCreate(checkpointDirectory, restoring, () -> factory.call(restoring));
     }
 
     /** As {@link #getOrCreate(String, Function0)}, on a running SparkContext that the factory builds on. */
     public static StreamingContext getOrCreate(String checkpointDirectory, JavaSparkContext sc,
             Function<JavaSparkContext, StreamingContext> factory) {
-        StreamingContext context;
-        try {
-            context = factory.call(sc);
-        } catch (Exception e) {
-            throw new IllegalStateException("the StreamingContext factory failed: " + e, e);
-        }
-        if (context.sc.sc() != sc.sc()) {
-            throw new IllegalStateException("the StreamingContext factory must build on the SparkContext it is given");
-        }
-        return context.continueFrom(checkpointDirectory, StatePrefetch.none());
+        return GetOrCreate.getOrCreate(checkpointDirectory, sc, factory);
     }
 
-    private StreamingContext continueFrom(String directory, StatePrefetch prefetch) {
-        try {
-            if (checkpointDirectory == null) {
-                checkpoint(directory);
-            } else if (!checkpointDirectory.equals(directory)) {
-                throw new IllegalStateException("the factory set the checkpoint directory " + checkpointDirectory
-                        + ", but getOrCreate was given " + directory + ": use one directory");
-            }
-            if (!sc.isLocal()) {
-                prefetch.close(); // the restore's tasks run in executors, which read the files themselves
-            }
-            recovery = Recovery.recover(directory, sc, settings.recovery(), prefetch);
-            return this;
-        } catch (RuntimeException e) {
-            prefetch.close();
-            throw e;
-        }
+    void continueFrom(Recovery recovered) {
+        lifecycle.continueFrom(recovered);
+    }
+
+    Recovery.Settings recoverySettings() {
+        return settings.recovery();
     }
 
     /** The batch whose checkpoint this context continues from, or empty when it started afresh. */
     public java.util.Optional<Time> recoveredBatch() {
-        Recovery r = recovery;
-        return r == null ? java.util.Optional.empty() : r.recovered().map(c -> c.batchTime());
+        return lifecycle.recoveredBatch();
     }
 
-    // ---- lifecycle -----------------------------------------------------------------------------------
+    // ---- lifecycle (see ContextLifecycle) ------------------------------------------------------------
 
     /** Validates the whole graph, then starts generating batches; the first is at the next interval boundary. */
     public void start() {
-        synchronized (lifecycle) {
-            if (state != StreamingContextState.INITIALIZED) {
-                throw new IllegalStateException("this StreamingContext is " + state
-                        + "; a context starts once: build a new one to start again");
-            }
-            List<String> problems = graph.validate();
-            if (!problems.isEmpty()) {
-                throw new IllegalStateException("Cannot start the streaming context:\n - "
-                        + String.join("\n - ", problems));
-            }
-            if (!ACTIVE.compareAndSet(null, this)) {
-                throw new IllegalStateException("another StreamingContext is already active in this JVM "
-                        + "(app '" + ACTIVE.get().sc.appName() + "'); stop it before starting a new one");
-            }
-            try {
-                Time first = BatchGrid.startingAt(new Time(clock.millis()), batchInterval).first();
-                List<Time> rerun = List.of();
-                List<BatchScheduler.BatchObserver> observers = List.of();
-                if (checkpointDirectory != null) {
-                    if (recovery == null) { // checkpoint(dir) without getOrCreate: record progress, recover nothing
-                        recovery = Recovery.open(checkpointDirectory, sc, settings.recovery());
-                    }
-                    Recovery.Start start = recovery.start(graph, new Time(clock.millis()), settings.recovery());
-                    rerun = start.rerun();
-                    first = start.firstTimerBatch();
-                    checkpointWriter = start.writer();
-                    observers = List.of(checkpointWriter);
-                } else {
-                    graph.start(first.minus(batchInterval));
-                }
-                for (InputOperator<?> input : graph.inputs()) {
-                    input.start();
-                }
-                sources.start();
-                scheduler = new BatchScheduler(graph, clock, listeners, this::reportError, observers,
-                        settings.concurrentJobs(), sc.appName());
-                scheduler.start(rerun, first);
-                state = StreamingContextState.ACTIVE;
-                shutdownHook = ShutdownHook.register(() -> {
-                    stoppingFromHook = true;
-                    stop(false, settings.stopsGracefullyOnShutdown());
-                });
-                listeners.post(new StreamingListener.StreamingStarted(clock.millis()));
-            } catch (RuntimeException e) {
-                ACTIVE.compareAndSet(this, null);
-                state = StreamingContextState.STOPPED;
-                throw e;
-            }
-        }
+        lifecycle.start(checkpointDirectory);
     }
 
     /** Stops immediately, and the SparkContext too (as Spark Streaming's {@code stop()} does). */
@@ -484,75 +371,17 @@ public final class StreamingContext {
      * #GRACEFUL_STOP_TIMEOUT}), then stop; otherwise running jobs are cancelled.
      */
     public void stop(boolean stopSparkContext, boolean gracefully) {
-        synchronized (lifecycle) {
-            if (state == StreamingContextState.STOPPED) {
-                return;
-            }
-            if (state == StreamingContextState.ACTIVE) {
-                // Receivers first: once they stopped, everything they stored is known, and a graceful stop
-                // runs one more batch for it if needed, so nothing received is lost.
-                Duration timeout = settings.gracefulStopTimeout();
-                sources.stopReceiving(gracefully ? timeout : Duration.ofSeconds(2), gracefully);
-                for (InputOperator<?> input : graph.inputs()) {
-                    input.stop(gracefully);
-                }
-                scheduler.stop(gracefully, timeout, sources::hasPendingInput);
-                sources.release();
-                if (checkpointWriter != null) {
-                    checkpointWriter.close();
-                }
-                if (shutdownHook != null && !stoppingFromHook) {
-                    shutdownHook.remove();
-                }
-            }
-            if (recovery != null) {
-                recovery.close();
-            }
-            listeners.stop();
-            state = StreamingContextState.STOPPED;
-            ACTIVE.compareAndSet(this, null);
-        }
-        synchronized (termination) {
-            termination.notifyAll();
-        }
-        if (stopSparkContext) {
-            sc.stop();
-        }
+        lifecycle.stop(stopSparkContext, gracefully);
     }
 
     /** Blocks until the context stops; throws if a batch failed (as Spark Streaming does). */
     public void awaitTermination() throws InterruptedException {
-        awaitTerminationOrTimeout(null);
+        lifecycle.awaitTermination(null);
     }
 
     /** As {@link #awaitTermination()}, but gives up after {@code timeout}; returns whether it stopped. */
     public boolean awaitTerminationOrTimeout(Duration timeout) throws InterruptedException {
-        Deadline deadline = Deadline.after(timeout);
-        synchronized (termination) {
-            if (!deadline.await(termination, () -> state == StreamingContextState.STOPPED || error != null)) {
-                if (Thread.interrupted()) {
-                    throw new InterruptedException("interrupted while awaiting the streaming context's termination");
-                }
-                return false;
-            }
-        }
-        Throwable e = error;
-        if (e != null) {
-            throw new StreamingException(e.getMessage(), e);
-        }
-        return true;
-    }
-
-    private void reportError(Throwable e) {
-        if (settings.continueOnBatchFailure()) {
-            return; // the scheduler logged it and listeners see the failed batch; the user chose to go on
-        }
-        synchronized (termination) {
-            if (error == null) {
-                error = e;
-            }
-            termination.notifyAll();
-        }
+        return lifecycle.awaitTermination(timeout);
     }
 
     // ---- settings and accessors ----------------------------------------------------------------------
@@ -594,7 +423,7 @@ public final class StreamingContext {
     }
 
     public StreamingContextState getState() {
-        return state;
+        return lifecycle.state();
     }
 
     /** The checkpoint directory, or null when none was set. */

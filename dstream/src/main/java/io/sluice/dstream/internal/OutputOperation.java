@@ -30,7 +30,7 @@ public final class OutputOperation<T> {
     }
 
     Optional<Job> generateJob(Time time) {
-        return parent.getOrCompute(time).map(rdd -> new Job(time, this, () -> {
+        return parent.getOrCompute(time).map(rdd -> new Job(time, id, kind, callSite, () -> {
             try {
                 action.run(rdd, time);
             } catch (OperatorException e) {

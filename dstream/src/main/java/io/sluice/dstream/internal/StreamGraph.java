@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -190,6 +191,20 @@ public final class StreamGraph {
 
     public List<OutputOperation<?>> outputs() {
         return List.copyOf(outputs);
+    }
+
+    /** The operators some output operation depends on, in creation order. */
+    public List<Operator<?>> reachedByOutputs() {
+        Set<Operator<?>> reached = new HashSet<>();
+        List<Operator<?>> pending = new ArrayList<>();
+        outputs.forEach(out -> pending.add(out.parent()));
+        while (!pending.isEmpty()) {
+            Operator<?> op = pending.remove(pending.size() - 1);
+            if (reached.add(op)) {
+                pending.addAll(op.parents());
+            }
+        }
+        return operators.stream().filter(reached::contains).toList();
     }
 
     public Optional<Operator<?>> byStableId(String stableId) {

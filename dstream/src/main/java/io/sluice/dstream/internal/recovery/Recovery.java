@@ -5,6 +5,7 @@ import io.sluice.dstream.internal.InputOperator;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.state.StatefulOperator;
 import io.sluice.dstream.internal.StreamGraph;
+import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.Checkpoint;
@@ -40,20 +41,29 @@ public final class Recovery {
     public record Settings(int retainedCheckpoints, boolean skipMissedBatches, boolean allowDroppingState) {
     }
 
-    /** How the scheduler starts: batches to run before the timer, the timer's first batch, the progress writer. */
-    public record Start(List<Time> rerun, Time firstTimerBatch, CheckpointWriter writer) {
+    /**
+     * How the scheduler starts: batches to run before the timer, the timer's first batch, what observes the
+     * batches (the progress writer and the state checkpoints; none without a checkpoint directory).
+     */
+    public record Start(List<Time> rerun, Time firstTimerBatch, List<BatchScheduler.BatchObserver> observers) {
     }
 
     private final String directory;
     private final CheckpointStore store;
     private final Checkpoint recovered;
     private final StatePrefetch prefetch;
+    private volatile CheckpointWriter writer; // once started with a checkpoint directory
 
     private Recovery(String directory, CheckpointStore store, Checkpoint recovered, StatePrefetch prefetch) {
         this.directory = directory;
         this.store = store;
         this.recovered = recovered;
         this.prefetch = prefetch;
+    }
+
+    /** No checkpoint directory: a start records no progress and recovers nothing. */
+    public static Recovery none() {
+        return new Recovery(null, null, null, StatePrefetch.none());
     }
 
     /** Opens the checkpoint directory to record progress in, recovering nothing ({@code checkpoint(dir)}). */
@@ -114,10 +124,18 @@ public final class Recovery {
         return new UncheckedIOException("cannot read the checkpoint directory " + directory + ": " + e.getMessage(), e);
     }
 
-    /** Drops whatever state was decoded ahead and not taken (the context stops). */
+    /**
+     * The context stops (after its last batch): waits for the progress already submitted to be written, and
+     * drops whatever state was decoded ahead and not taken.
+     */
     public void close() {
+        CheckpointWriter w = writer;
+        if (w != null) {
+            w.close();
+        }
         prefetch.close();
     }
+
 
     public Optional<Checkpoint> recovered() {
         return Optional.ofNullable(recovered);
@@ -133,7 +151,8 @@ public final class Recovery {
 
     /**
      * Starts {@code graph} (fixes its zero time) on the recovered progress, or afresh: checks the graph matches
-     * the checkpoint, restores source positions and state, and plans which batches run before the timer.
+     * the checkpoint, restores source positions and state, and plans which batches run before the timer. The
+     * one start path of every context, with a checkpoint directory or without ({@link #none()}).
      */
     public Start start(StreamGraph graph, Time now, Settings settings) {
         try {
@@ -145,14 +164,19 @@ public final class Recovery {
     }
 
     private Start startOn(StreamGraph graph, Time now, Settings settings) {
+        if (store == null) {
+            Time zero = BatchGrid.startingAt(now, graph.batchInterval()).zero();
+            graph.start(zero);
+            return new Start(List.of(), zero.plus(graph.batchInterval()), List.of());
+        }
         deleteOldRddCheckpoints(graph);
         if (recovered == null) {
             prefetch.close();
             List<StateCheckpointer<?, ?>> states = stateCheckpointers(graph);
             Time zero = BatchGrid.startingAt(now, graph.batchInterval()).zero();
             graph.start(zero);
-            return new Start(List.of(), zero.plus(graph.batchInterval()),
-                    new CheckpointWriter(store, graph, List.copyOf(states), zero, null));
+            return started(List.of(), zero.plus(graph.batchInterval()),
+                    new CheckpointWriter(store, graph, List.copyOf(states), zero, null), states);
         }
         if (!recovered.batchInterval().equals(graph.batchInterval())) {
             throw new IllegalStateException("The checkpoint in " + directory + " was written with batch interval "
@@ -181,28 +205,41 @@ public final class Recovery {
         prefetch.retainOnly(storage().root().toString(), restored);
         LOG.info("Recovered at batch {}: running {} batches again or late ({} skipped), then the timer from {}",
                 recovered.batchTime(), plan.rerun().size(), plan.skipped().size(), plan.firstTimerBatch());
-        return new Start(plan.rerun(), plan.firstTimerBatch(),
-                new CheckpointWriter(store, graph, List.copyOf(states), recovered.zeroTime(), recovered.batchTime()));
+        return started(plan.rerun(), plan.firstTimerBatch(),
+                new CheckpointWriter(store, graph, List.copyOf(states), recovered.zeroTime(), recovered.batchTime()),
+                states);
     }
 
-    /** Takes over state checkpoints (and lineage cuts) of every stateful operator; before the graph starts. */
+    private Start started(List<Time> rerun, Time first, CheckpointWriter writer, List<StateCheckpointer<?, ?>> states) {
+        this.writer = writer;
+        List<BatchScheduler.BatchObserver> observers = new ArrayList<>();
+        observers.add(writer);
+        observers.addAll(states);
+        return new Start(rerun, first, observers);
+    }
+
+    /**
+     * Takes over state checkpoints (and lineage cuts) of every stateful operator an output reaches (the others
+     * never compute a batch); before the graph starts. Their jobs' ids follow the output operations' ids.
+     */
     private List<StateCheckpointer<?, ?>> stateCheckpointers(StreamGraph graph) {
         List<StateCheckpointer<?, ?>> result = new ArrayList<>();
         Broadcast<SerializableConfiguration> conf = null;
-        for (Operator<?> op : graph.operators()) {
+        int jobId = graph.outputs().size();
+        for (Operator<?> op : graph.reachedByOutputs()) {
             if (op instanceof StatefulOperator<?, ?, ?, ?, ?> stateful) {
                 if (conf == null) {
                     conf = SerializableConfiguration.broadcast(graph.sparkContext().sc());
                 }
-                result.add(checkpointer(stateful, conf));
+                result.add(checkpointer(stateful, conf, jobId++));
             }
         }
         return result;
     }
 
     private <K, S> StateCheckpointer<K, S> checkpointer(StatefulOperator<K, ?, S, ?, ?> op,
-            Broadcast<SerializableConfiguration> conf) {
-        return new StateCheckpointer<>(op, storage().root().toString(), storage().fileSystem(), conf);
+            Broadcast<SerializableConfiguration> conf, int jobId) {
+        return new StateCheckpointer<>(op, storage().root().toString(), storage().fileSystem(), conf, jobId);
     }
 
     private HadoopCheckpointStorage storage() {

@@ -1,14 +1,17 @@
 package io.sluice.dstream.internal.recovery;
 
+import io.sluice.dstream.internal.CallSite;
+import io.sluice.dstream.internal.Job;
 import io.sluice.dstream.internal.Operator;
-import io.sluice.dstream.internal.OutputOperation;
+import io.sluice.dstream.internal.OperatorException;
+import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.dstream.internal.state.StatefulOperator;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.internal.JobTags;
 import io.sluice.recovery.internal.StateCheckpoint;
 import io.sluice.recovery.internal.StateFile;
 import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.checkpoint.StateCheckpointing;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.fs.FileSystem;
@@ -17,22 +20,27 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.util.SerializableConfiguration;
 
 /**
- * Connects one stateful operator to its {@link StateCheckpointing}: at the operator's checkpoint times (every
- * ten slides by default) the checkpoint is planned when the batch is generated, the operator computes the next
- * batch's state from the planned state (its lineage cut), and the batch runs one more job after its outputs,
- * which writes the files.
+ * Connects one stateful operator to its {@link StateCheckpointing}, observing the batches: at the operator's
+ * checkpoint times (every ten slides by default) the checkpoint is planned when the batch is generated, the
+ * operator computes the next batch's state from the planned state (its lineage cut), and the batch runs one
+ * more job after its outputs, which writes the files.
  */
-final class StateCheckpointer<K, S> implements StateCheckpoints {
+final class StateCheckpointer<K, S> implements StateCheckpoints, BatchScheduler.BatchObserver {
+    private static final String KIND = "checkpointState";
+
     private final StatefulOperator<K, ?, S, ?, ?> op;
     private final StateCheckpointing<K, S> checkpoints;
+    private final int jobId;
+    private final String callSite = CallSite.of(KIND);
 
+    /** @param jobId the id listeners see for the checkpoint job (after the output operations' ids) */
     StateCheckpointer(StatefulOperator<K, ?, S, ?, ?> op, String root, FileSystem fs,
-            Broadcast<SerializableConfiguration> conf) {
+            Broadcast<SerializableConfiguration> conf, int jobId) {
         this.op = op;
+        this.jobId = jobId;
         this.checkpoints = new StateCheckpointing<>(op.graph().sparkContext().sc(), root, fs, conf, op.stableId(),
                 op.kind(), op.describe(), op.partitioner());
         op.cutLineageByRecovery();
-        new OutputOperation<>(new CheckpointTimes(), "checkpointState", checkpoints::write);
     }
 
     @Override
@@ -55,7 +63,32 @@ final class StateCheckpointer<K, S> implements StateCheckpoints {
         return restored.chains();
     }
 
-    /** Plans the checkpoint of {@code time} and cuts the lineage there; on the event loop, at generation. */
+    /** At a checkpoint time: plans the checkpoint and cuts the lineage there, and adds the job writing it. */
+    @Override
+    public List<Job> jobs(Time time) {
+        if (!op.isStateCheckpointTime(time)) {
+            return List.of();
+        }
+        var sc = op.graph().sparkContext().sc();
+        JobTags.tag(sc, time.milliseconds(), callSite); // jobs run computing the state belong to this one
+        Optional<JavaRDD<StateVersion<K, S>>> versions;
+        try {
+            versions = planAndCut(time);
+        } finally {
+            JobTags.clear(sc);
+        }
+        versions.ifPresent(v -> v.setName(callSite + " @ " + time.milliseconds()));
+        return versions.map(v -> List.of(new Job(time, jobId, KIND, callSite, () -> {
+            try {
+                checkpoints.write(v, time);
+            } catch (OperatorException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new OperatorException(callSite, time, e);
+            }
+        }))).orElse(List.of());
+    }
+
     private Optional<JavaRDD<StateVersion<K, S>>> planAndCut(Time time) {
         Optional<? extends JavaRDD<?>> state = op.stateRecords(time);
         if (state.isEmpty()) {
@@ -63,22 +96,5 @@ final class StateCheckpointer<K, S> implements StateCheckpoints {
         }
         op.restoreFrom(time, checkpoints.plan(time, state.get().rdd()));
         return op.stateVersions(time);
-    }
-
-    /** An operator with an RDD only at the stateful operator's checkpoint times: the state to write. */
-    private final class CheckpointTimes extends Operator<StateVersion<K, S>> {
-        CheckpointTimes() {
-            super(op.graph(), "checkpointState", List.of(op), List.of());
-        }
-
-        @Override
-        public Duration slide() {
-            return op.stateCheckpointInterval();
-        }
-
-        @Override
-        protected Optional<JavaRDD<StateVersion<K, S>>> compute(Time time) {
-            return planAndCut(time);
-        }
     }
 }

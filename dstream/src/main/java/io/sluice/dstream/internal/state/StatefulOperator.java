@@ -5,6 +5,7 @@ import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.RddSeries;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.rdd.internal.Exchange;
+import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
 import io.sluice.state.internal.StateLoader;
@@ -228,5 +229,10 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
 
     public final Duration stateCheckpointInterval() {
         return checkpointInterval();
+    }
+
+    /** Whether the state of batch {@code time} is checkpointed: a batch time on the checkpoint interval's grid. */
+    public final boolean isStateCheckpointTime(Time time) {
+        return zeroTime() != null && new BatchGrid(zeroTime(), checkpointInterval()).contains(time);
     }
 }
