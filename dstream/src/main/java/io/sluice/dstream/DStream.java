@@ -3,7 +3,6 @@ package io.sluice.dstream;
 import io.sluice.rdd.Time;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Operator;
-import io.sluice.dstream.internal.OutputOperation;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.internal.sink.TextFileSink;
 import io.sluice.rdd.internal.Aggregations;

@@ -257,11 +257,11 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
     // ---- output operations ------------------------------------------------------------------------------
 
     public void foreachRDD(VoidFunction<R> f) {
-        new OutputOperation<>(operator, "foreachRDD", (rdd, time) -> f.call(view(rdd)));
+        output("foreachRDD", (rdd, time) -> f.call(view(rdd)));
     }
 
     public void foreachRDD(VoidFunction2<R, Time> f) {
-        new OutputOperation<>(operator, "foreachRDD", (rdd, time) -> f.call(view(rdd), time));
+        output("foreachRDD", (rdd, time) -> f.call(view(rdd), time));
     }
 
     /** Prints the first ten elements of every batch. */
@@ -270,7 +270,7 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
     }
 
     public void print(int num) {
-        new OutputOperation<>(operator, "print", (rdd, time) -> {
+        output("print", (rdd, time) -> {
             List<T> first = rdd.take(num + 1);
             StringBuilder out = new StringBuilder();
             out.append("-------------------------------------------\n");
@@ -291,7 +291,7 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
      * committed atomically: a re-run batch replaces its directory instead of adding to it.
      */
     public void saveAsTextFiles(String prefix, String suffix) {
-        new OutputOperation<>(operator, "saveAsTextFiles",
+        output("saveAsTextFiles",
                 (rdd, time) -> TextFileSink.save(rdd, TextFileSink.batchPath(prefix, suffix, time)));
     }
 
@@ -301,12 +301,30 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
      * which is then renamed to {@code prefix-<batch ms>[.suffix]}; a batch run again replaces its directory.
      */
     public void saveAsBatchFiles(String prefix, String suffix, VoidFunction2<R, String> writer) {
-        new OutputOperation<>(operator, "saveAsBatchFiles", (rdd, time) -> io.sluice.dstream.internal.sink
+        output("saveAsBatchFiles", (rdd, time) -> io.sluice.dstream.internal.sink
                 .BatchFileCommit.commit(rdd.context().hadoopConfiguration(), TextFileSink.batchPath(prefix, suffix, time),
                         staging -> writer.call(view(rdd), staging)));
     }
 
     // ---- helpers ----------------------------------------------------------------------------------------
+
+    private void output(String kind, OutputOperation.Action<T> action) {
+        operator.graph().addOutput(operator, kind, action);
+    }
+
+    /** One RDD per batch holding every stream's RDD of that batch (all streams must have the same slide). */
+    static <T> Operator<T> unionOf(List<? extends DStreamLike<T, ?>> streams) {
+        if (streams.isEmpty()) {
+            throw new IllegalArgumentException("union needs at least one stream");
+        }
+        List<Operator<?>> parents = new ArrayList<>();
+        streams.forEach(s -> parents.add(s.operator()));
+        return new DerivedOperator<T>("union", parents, List.of(), (rdds, time, fns) -> {
+            @SuppressWarnings("unchecked")
+            JavaRDD<T>[] all = rdds.toArray(JavaRDD[]::new);
+            return parents.get(0).graph().sparkContext().union(all);
+        });
+    }
 
     @FunctionalInterface
     interface RddFunction<A, B> {

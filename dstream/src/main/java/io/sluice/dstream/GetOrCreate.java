@@ -61,8 +61,8 @@ final class GetOrCreate {
             if (!context.sparkContext().isLocal()) {
                 prefetch.close(); // the restore's tasks run in executors, which read the files themselves
             }
-            context.continueFrom(Recovery.recover(directory, context.sparkContext(), context.recoverySettings(),
-                    prefetch));
+            context.lifecycle.continueFrom(Recovery.recover(directory, context.sparkContext(),
+                    context.settings.recovery(), prefetch));
             return context;
         } catch (RuntimeException e) {
             prefetch.close();

@@ -6,7 +6,6 @@ import io.sluice.dstream.internal.SourceOperator;
 import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.source.internal.GeneratorSource;
 import io.sluice.dstream.internal.scheduler.ListenerBus;
-import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.source.internal.QueueSource;
 import io.sluice.dstream.source.internal.RateSource;
 import io.sluice.dstream.source.internal.SourceSettings;
@@ -21,14 +20,13 @@ import io.sluice.dstream.source.internal.receiver.SocketReceiver;
 import io.sluice.dstream.receiver.Receiver;
 import java.io.InputStream;
 import org.apache.spark.storage.StorageLevel;
-import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.recovery.Recovery;
 import io.sluice.dstream.scheduler.StreamingListener;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.stream.Stream;
 import scala.Tuple2;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.api.java.function.Function0;
@@ -67,9 +65,9 @@ public final class StreamingContext {
     private final StreamGraph graph;
     private final ListenerBus listeners;
     private volatile String checkpointDirectory;
-    private final ContextSettings settings;
+    final ContextSettings settings;
     private final Sources sources;
-    private final ContextLifecycle lifecycle;
+    final ContextLifecycle lifecycle;
 
     StreamingContext(JavaSparkContext sc, boolean ownsSparkContext, Duration batchInterval, Clock clock) {
         this.sc = sc;
@@ -264,36 +262,16 @@ public final class StreamingContext {
 
     @SafeVarargs
     public final <T> DStream<T> union(DStream<T> first, DStream<T>... rest) {
-        List<DStream<T>> all = new ArrayList<>();
-        all.add(first);
-        all.addAll(List.of(rest));
-        return union(all);
+        return union(Stream.concat(Stream.of(first), Stream.of(rest)).toList());
     }
 
     public <T> DStream<T> union(List<DStream<T>> streams) {
-        return new DStream<>(this, unionOf(streams));
+        return new DStream<>(this, DStreamLike.unionOf(streams));
     }
 
     @SafeVarargs
     public final <K, V> PairDStream<K, V> union(PairDStream<K, V> first, PairDStream<K, V>... rest) {
-        List<PairDStream<K, V>> all = new ArrayList<>();
-        all.add(first);
-        all.addAll(List.of(rest));
-        return new PairDStream<>(this, unionOf(all));
-    }
-
-    /** One RDD per batch holding every stream's RDD of that batch (all streams must have the same slide). */
-    private <T> Operator<T> unionOf(List<? extends DStreamLike<T, ?>> streams) {
-        if (streams.isEmpty()) {
-            throw new IllegalArgumentException("union needs at least one stream");
-        }
-        List<Operator<?>> parents = new ArrayList<>();
-        streams.forEach(s -> parents.add(s.operator()));
-        return new DerivedOperator<T>("union", parents, List.of(), (rdds, time, fns) -> {
-            @SuppressWarnings("unchecked")
-            JavaRDD<T>[] all = rdds.toArray(JavaRDD[]::new);
-            return sc.union(all);
-        });
+        return new PairDStream<>(this, DStreamLike.unionOf(Stream.concat(Stream.of(first), Stream.of(rest)).toList()));
     }
 
     // ---- recovery: getOrCreate (see internal/recovery and the recovery module) ------------------------
@@ -335,14 +313,6 @@ public final class StreamingContext {
     public static StreamingContext getOrCreate(String checkpointDirectory, JavaSparkContext sc,
             Function<JavaSparkContext, StreamingContext> factory) {
         return GetOrCreate.getOrCreate(checkpointDirectory, sc, factory);
-    }
-
-    void continueFrom(Recovery recovered) {
-        lifecycle.continueFrom(recovered);
-    }
-
-    Recovery.Settings recoverySettings() {
-        return settings.recovery();
     }
 
     /** The batch whose checkpoint this context continues from, or empty when it started afresh. */

@@ -46,10 +46,14 @@ public final class StreamGraph {
         return operators.size() - 1;
     }
 
-    synchronized int register(OutputOperation<?> output) {
+    /** Adds an output operation on {@code parent}: from then on every batch of it runs {@code action}. */
+    public synchronized <T> void addOutput(Operator<T> parent, String kind, OutputOperation.Action<T> action) {
+        if (parent.graph() != this) {
+            throw new IllegalArgumentException(kind + ": the stream belongs to another context");
+        }
+        OutputOperation<T> output = new OutputOperation<>(parent, kind, action, outputs.size());
         ensureNotStarted("adding " + output.callSite());
         outputs.add(output);
-        return outputs.size() - 1;
     }
 
     synchronized void claimName(String name, Operator<?> operator) {
