@@ -1,6 +1,9 @@
 package io.sluice.dstream;
 
+import io.sluice.dstream.internal.GraphDescription;
 import io.sluice.dstream.internal.InputOperator;
+import io.sluice.dstream.internal.Node;
+import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.ShutdownHook;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.recovery.Recovery;
@@ -27,7 +30,7 @@ final class ContextLifecycle {
 
     private final StreamingContext context;
     private final JavaSparkContext sc;
-    private final StreamGraph graph;
+    private final GraphDescription description;
     private final ListenerBus listeners;
     private final ContextSettings settings;
     private final Sources sources;
@@ -38,15 +41,16 @@ final class ContextLifecycle {
     private volatile StreamingContextState state = StreamingContextState.INITIALIZED;
     private volatile Throwable error;
     private volatile Recovery recovery;
+    private volatile StreamGraph graph; // built at start
     private BatchScheduler scheduler;
     private ShutdownHook shutdownHook;
     private volatile boolean stoppingFromHook;
 
-    ContextLifecycle(StreamingContext context, StreamGraph graph, ListenerBus listeners, ContextSettings settings,
-            Sources sources) {
+    ContextLifecycle(StreamingContext context, GraphDescription description, ListenerBus listeners,
+            ContextSettings settings, Sources sources) {
         this.context = context;
         this.sc = context.sparkContext();
-        this.graph = graph;
+        this.description = description;
         this.listeners = listeners;
         this.settings = settings;
         this.sources = sources;
@@ -66,14 +70,33 @@ final class ContextLifecycle {
         return state;
     }
 
-    /** Validates the whole graph, then starts it on the context's recovery (or none) and starts its sources. */
+    /** The running graph, once the context started (else null). */
+    StreamGraph graph() {
+        return graph;
+    }
+
+    /** The running operator of a stream of this context (once it started). */
+    <T> Operator<T> operatorOf(Node<T> node) {
+        StreamGraph g = graph;
+        if (g == null) {
+            throw new IllegalStateException(node.callSite() + ": a stream's batches exist once the context started");
+        }
+        @SuppressWarnings("unchecked")
+        Operator<T> op = (Operator<T>) g.operators().get(node.id());
+        return op;
+    }
+
+    /**
+     * Validates the description, freezes it, and has the context's recovery (or none) build the running graph
+     * on it; then starts the sources and the scheduler.
+     */
     void start(String checkpointDirectory) {
         synchronized (lock) {
             if (state != StreamingContextState.INITIALIZED) {
                 throw new IllegalStateException("this StreamingContext is " + state
                         + "; a context starts once: build a new one to start again");
             }
-            List<String> problems = graph.validate();
+            List<String> problems = description.validate();
             if (!problems.isEmpty()) {
                 throw new IllegalStateException("Cannot start the streaming context:\n - "
                         + String.join("\n - ", problems));
@@ -88,7 +111,9 @@ final class ContextLifecycle {
                             : Recovery.open(checkpointDirectory, sc, settings.recovery());
                 }
                 Clock clock = context.clock();
-                Recovery.Start start = recovery.start(graph, new Time(clock.millis()), settings.recovery());
+                description.freeze();
+                Recovery.Start start = recovery.start(sc, description, new Time(clock.millis()), settings.recovery());
+                graph = start.graph();
                 for (InputOperator<?> input : graph.inputs()) {
                     input.start();
                 }
@@ -120,6 +145,7 @@ final class ContextLifecycle {
                 return;
             }
             if (state == StreamingContextState.ACTIVE) {
+                StreamGraph graph = this.graph;
                 // Receivers first: once they stopped, everything they stored is known, and a graceful stop
                 // runs one more batch for it if needed, so nothing received is lost.
                 Duration timeout = settings.gracefulStopTimeout();

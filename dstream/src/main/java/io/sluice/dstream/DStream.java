@@ -2,7 +2,7 @@ package io.sluice.dstream;
 
 import io.sluice.rdd.Time;
 import io.sluice.dstream.internal.DerivedOperator;
-import io.sluice.dstream.internal.Operator;
+import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.internal.sink.TextFileSink;
 import io.sluice.rdd.internal.Aggregations;
@@ -35,8 +35,8 @@ import scala.Tuple2;
  * The operations shared with {@link PairDStream} are in {@link DStreamLike}.
  */
 public class DStream<T> extends DStreamLike<T, JavaRDD<T>> {
-    DStream(StreamingContext context, Operator<T> operator) {
-        super(context, operator);
+    DStream(StreamingContext context, Node<T> node) {
+        super(context, node);
     }
 
     @Override
@@ -68,19 +68,19 @@ public class DStream<T> extends DStreamLike<T, JavaRDD<T>> {
     }
 
     public DStream<T> persist(StorageLevel level) {
-        operator().persist(level);
+        description().persist(node(), level);
         return this;
     }
 
     /** Cuts this stream's lineage every {@code interval} (reliably with a checkpoint directory, else locally). */
     public DStream<T> checkpoint(Duration interval) {
-        operator().checkpoint(interval);
+        description().checkpoint(node(), interval);
         return this;
     }
 
     /** Names this stream: checkpoints attach its state and progress to the name, which survives code changes. */
     public DStream<T> name(String name) {
-        operator().name(name);
+        description().name(node(), name);
         return this;
     }
 
@@ -96,6 +96,6 @@ public class DStream<T> extends DStreamLike<T, JavaRDD<T>> {
      * multiples of this stream's slide (checked at start). Windows at the start hold the batches so far.
      */
     public DStream<T> window(Duration window, Duration slide) {
-        return new DStream<>(context, new WindowOperator<>(operator(), window, slide));
+        return new DStream<>(context, WindowOperator.node(description(), node(), window, slide));
     }
 }

@@ -20,7 +20,7 @@ import io.sluice.dstream.source.internal.receiver.SocketReceiver;
 import io.sluice.dstream.receiver.Receiver;
 import java.io.InputStream;
 import org.apache.spark.storage.StorageLevel;
-import io.sluice.dstream.internal.StreamGraph;
+import io.sluice.dstream.internal.GraphDescription;
 import io.sluice.dstream.internal.recovery.Recovery;
 import io.sluice.dstream.scheduler.StreamingListener;
 import java.time.Duration;
@@ -62,7 +62,7 @@ public final class StreamingContext {
     private final boolean ownsSparkContext;
     private final Duration batchInterval;
     private final Clock clock;
-    private final StreamGraph graph;
+    final GraphDescription description;
     private final ListenerBus listeners;
     private volatile String checkpointDirectory;
     final ContextSettings settings;
@@ -74,11 +74,11 @@ public final class StreamingContext {
         this.ownsSparkContext = ownsSparkContext;
         this.batchInterval = Durations.requirePositiveMillis(batchInterval, "the batch interval");
         this.clock = clock;
-        this.graph = new StreamGraph(sc, batchInterval);
+        this.description = new GraphDescription(batchInterval);
         this.listeners = new ListenerBus(sc.appName());
         this.settings = new ContextSettings(sc, batchInterval);
         this.sources = new Sources(sc, listeners::post, clock, this::setting, this::checkpointDirectory);
-        this.lifecycle = new ContextLifecycle(this, graph, listeners, settings, sources);
+        this.lifecycle = new ContextLifecycle(this, description, listeners, settings, sources);
     }
 
     public static StreamingContextBuilder builder() {
@@ -200,7 +200,7 @@ public final class StreamingContext {
             Configuration conf) {
         DStream<Tuple2<K, V>> files = fromSource("fileStream", new FileSource<>("fileStream", directory, filter,
                 newFilesOnly, sources.settings(), new HadoopFiles<>(sc, keyClass, valueClass, formatClass, conf)));
-        return new PairDStream<>(this, files.operator());
+        return new PairDStream<>(this, files.node());
     }
 
     /** A stream of what a user-defined {@link Receiver} stores, run on an executor. */
@@ -231,8 +231,8 @@ public final class StreamingContext {
 
     /** Every input stream, built-in or the user's, is an {@link InputSource} run by a {@link SourceOperator}. */
     <T> DStream<T> fromSource(String kind, InputSource<T> source) {
-        return new DStream<>(this, new SourceOperator<>(graph, kind, source, List.of(),
-                new SourceOperator.Environment(clock, this::setting, this::checkpointDirectory, listeners::add)));
+        return new DStream<>(this, SourceOperator.node(description, kind, source,
+                new SourceOperator.Environment(clock, this::setting, listeners::add)));
     }
 
     private <T> DStream<T> receiverInput(String kind, Receiver<T> receiver, String detail) {
@@ -245,7 +245,7 @@ public final class StreamingContext {
      * the first input stream is created.
      */
     public StreamingContext conf(String key, String value) {
-        graph.ensureNotStarted("conf(" + key + ")");
+        description.ensureNotStarted("conf(" + key + ")");
         if (sources.settingsRead() && (key.startsWith("sluice.receiver.") || key.startsWith("sluice.input.")
                 || key.startsWith("sluice.backpressure.") || key.startsWith("spark.streaming."))) {
             throw new IllegalStateException("set " + key + " before creating input streams: the streams made "
@@ -266,12 +266,12 @@ public final class StreamingContext {
     }
 
     public <T> DStream<T> union(List<DStream<T>> streams) {
-        return new DStream<>(this, DStreamLike.unionOf(streams));
+        return new DStream<>(this, DStreamLike.unionOf(this, streams));
     }
 
     @SafeVarargs
     public final <K, V> PairDStream<K, V> union(PairDStream<K, V> first, PairDStream<K, V>... rest) {
-        return new PairDStream<>(this, DStreamLike.unionOf(Stream.concat(Stream.of(first), Stream.of(rest)).toList()));
+        return new PairDStream<>(this, DStreamLike.unionOf(this, Stream.concat(Stream.of(first), Stream.of(rest)).toList()));
     }
 
     // ---- recovery: getOrCreate (see internal/recovery and the recovery module) ------------------------
@@ -361,7 +361,7 @@ public final class StreamingContext {
      * periodically, with Spark's local checkpointing.
      */
     public void checkpoint(String directory) {
-        graph.ensureNotStarted("checkpoint(directory)");
+        description.ensureNotStarted("checkpoint(directory)");
         // Spark's own RDD checkpoints (window lineage cuts) go to a subdirectory, apart from Sluice's files.
         sc.setCheckpointDir(new org.apache.hadoop.fs.Path(directory, "rdd").toString());
         checkpointDirectory = directory;
@@ -369,7 +369,7 @@ public final class StreamingContext {
 
     /** Keeps every stream's RDDs for at least {@code duration}, e.g. to query past batches with slice(). */
     public void remember(Duration duration) {
-        graph.remember(duration);
+        description.remember(duration);
     }
 
     public void addStreamingListener(StreamingListener listener) {
@@ -404,9 +404,5 @@ public final class StreamingContext {
     /** Whether this context started the SparkContext itself (rather than adopting one). */
     public boolean ownsSparkContext() {
         return ownsSparkContext;
-    }
-
-    StreamGraph graph() {
-        return graph;
     }
 }

@@ -6,7 +6,7 @@ import org.apache.spark.api.java.JavaRDD;
 
 /**
  * An output operation (foreachRDD, print, saveAsTextFiles): at every batch its parent has an RDD for, it
- * becomes one job. Output operations run in the order they were added ({@link StreamGraph#addOutput}).
+ * becomes one job. Output operations run in the order they were added ({@link GraphDescription#addOutput}).
  */
 public final class OutputOperation<T> {
     /** What the job does with the batch's RDD; runs on a job thread of the driver. */
@@ -21,10 +21,10 @@ public final class OutputOperation<T> {
     private final Action<T> action;
     private final int id;
 
-    OutputOperation(Operator<T> parent, String kind, Action<T> action, int id) {
+    OutputOperation(Operator<T> parent, String kind, String callSite, Action<T> action, int id) {
         this.parent = parent;
         this.kind = kind;
-        this.callSite = CallSite.of(kind);
+        this.callSite = callSite;
         this.action = action;
         this.id = id;
     }
