@@ -1,31 +1,12 @@
 package io.sluice.dstream;
 
-import io.sluice.rdd.Time;
-import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Node;
-import io.sluice.dstream.internal.Rdds;
-import io.sluice.dstream.internal.sink.TextFileSink;
-import io.sluice.rdd.internal.Aggregations;
 import io.sluice.rdd.internal.Transforms;
 import io.sluice.dstream.internal.window.WindowOperator;
-import io.sluice.rdd.internal.DriverValuesRDD;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-import org.apache.spark.HashPartitioner;
-import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.api.java.function.Function;
-import org.apache.spark.api.java.function.Function2;
-import org.apache.spark.api.java.function.Function3;
-import org.apache.spark.api.java.function.PairFlatMapFunction;
-import org.apache.spark.api.java.function.PairFunction;
-import org.apache.spark.api.java.function.VoidFunction;
-import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.storage.StorageLevel;
-import scala.Tuple2;
 
 /**
  * A discretized stream: one RDD per batch time. Mirrors Spark Streaming's {@code JavaDStream}: the same

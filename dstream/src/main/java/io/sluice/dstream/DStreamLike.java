@@ -11,7 +11,6 @@ import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.internal.UserFunctions;
 import io.sluice.dstream.internal.sink.TextFileSink;
 import io.sluice.rdd.internal.Aggregations;
-import io.sluice.dstream.internal.window.WindowOperator;
 import io.sluice.rdd.internal.Jobs;
 import io.sluice.rdd.internal.Transforms;
 import io.sluice.rdd.internal.DriverValuesRDD;
@@ -32,7 +31,6 @@ import org.apache.spark.api.java.function.PairFlatMapFunction;
 import org.apache.spark.api.java.function.PairFunction;
 import org.apache.spark.api.java.function.VoidFunction;
 import org.apache.spark.api.java.function.VoidFunction2;
-import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
 
 /**

@@ -14,6 +14,12 @@ final class GetOrCreate {
     private GetOrCreate() {
     }
 
+    /** The factory is told whether the directory holds a checkpoint (read before any SparkContext exists). */
+    static StreamingContext telling(String directory, Function<Boolean, StreamingContext> factory) {
+        boolean restoring = Recovery.holdsCheckpoint(directory);
+        return getOrCreate(directory, restoring, () -> factory.call(restoring));
+    }
+
     /** {@code toldRestoring}: what the factory was told (null when it was told nothing). */
     static StreamingContext getOrCreate(String directory, Boolean toldRestoring, Function0<StreamingContext> factory) {
         StatePrefetch prefetch = StatePrefetch.start(directory); // while the factory starts Spark

@@ -21,7 +21,6 @@ import io.sluice.dstream.receiver.Receiver;
 import java.io.InputStream;
 import org.apache.spark.storage.StorageLevel;
 import io.sluice.dstream.internal.GraphDescription;
-import io.sluice.dstream.internal.recovery.Recovery;
 import io.sluice.dstream.scheduler.StreamingListener;
 import java.time.Duration;
 import java.util.List;
@@ -132,8 +131,6 @@ public final class StreamingContext {
         return fromSource("generatorStream", new GeneratorSource(recordsPerBatch, keys, seed, partitions));
     }
 
-    // ---- sockets, files, receivers, rate-limited generator (see source/internal) ------------------------
-
     /** Lines of UTF-8 text from a TCP server, stored at {@code MEMORY_AND_DISK_SER_2}; see {@link #socketStream}. */
     public DStream<String> socketTextStream(String host, int port) {
         return socketTextStream(host, port, StorageLevel.MEMORY_AND_DISK_SER_2());
@@ -150,7 +147,7 @@ public final class StreamingContext {
         SourceSettings s = sources.settings();
         SocketReceiver<String> receiver = SocketReceiver.lines(host, port, storageLevel, s.maxLineLength(),
                 (int) s.connectTimeout().toMillis());
-        return receiverInput("socketTextStream", receiver, receiver.address());
+        return fromSource("socketTextStream", sources.receiver(receiver, receiver.address()));
     }
 
     /**
@@ -161,7 +158,7 @@ public final class StreamingContext {
             StorageLevel storageLevel) {
         SocketReceiver<T> receiver = SocketReceiver.converting(host, port, converter, storageLevel,
                 (int) sources.settings().connectTimeout().toMillis());
-        return receiverInput("socketStream", receiver, receiver.address());
+        return fromSource("socketStream", sources.receiver(receiver, receiver.address()));
     }
 
     /**
@@ -205,7 +202,7 @@ public final class StreamingContext {
 
     /** A stream of what a user-defined {@link Receiver} stores, run on an executor. */
     public <T> DStream<T> receiverStream(Receiver<T> receiver) {
-        return receiverInput("receiverStream", receiver, "");
+        return fromSource("receiverStream", sources.receiver(receiver, ""));
     }
 
     /**
@@ -233,10 +230,6 @@ public final class StreamingContext {
     <T> DStream<T> fromSource(String kind, InputSource<T> source) {
         return new DStream<>(this, SourceOperator.node(description, kind, source,
                 new SourceOperator.Environment(clock, this::setting, listeners::add)));
-    }
-
-    private <T> DStream<T> receiverInput(String kind, Receiver<T> receiver, String detail) {
-        return fromSource(kind, sources.receiver(receiver, detail));
     }
 
     /**
@@ -305,8 +298,7 @@ public final class StreamingContext {
      * (!restoring)}. The directory is read before the factory runs, with the classpath's Hadoop configuration.
      */
     public static StreamingContext getOrCreate(String checkpointDirectory, Function<Boolean, StreamingContext> factory) {
-        boolean restoring = Recovery.holdsCheckpoint(checkpointDirectory);
-        return GetOrCreate.getOrCreate(checkpointDirectory, restoring, () -> factory.call(restoring));
+        return GetOrCreate.telling(checkpointDirectory, factory);
     }
 
     /** As {@link #getOrCreate(String, Function0)}, on a running SparkContext that the factory builds on. */
@@ -319,8 +311,6 @@ public final class StreamingContext {
     public java.util.Optional<Time> recoveredBatch() {
         return lifecycle.recoveredBatch();
     }
-
-    // ---- lifecycle (see ContextLifecycle) ------------------------------------------------------------
 
     /** Validates the whole graph, then starts generating batches; the first is at the next interval boundary. */
     public void start() {

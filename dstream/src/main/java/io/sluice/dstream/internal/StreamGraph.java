@@ -5,7 +5,6 @@ import io.sluice.rdd.internal.JobTags;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaSparkContext;

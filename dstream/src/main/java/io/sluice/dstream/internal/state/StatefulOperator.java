@@ -6,7 +6,6 @@ import io.sluice.dstream.internal.GraphDescription;
 import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.RddSeries;
-import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.internal.StateStart;
 import io.sluice.rdd.internal.Exchange;
 import io.sluice.rdd.BatchGrid;
