@@ -19,6 +19,22 @@ public record Node<T>(int id, String kind, String callSite, List<Node<?>> parent
         userFunctions = List.copyOf(userFunctions);
     }
 
+    /** A node is itself: equal only to itself (its parents are not compared or hashed, however deep the graph). */
+    @Override
+    public boolean equals(Object other) {
+        return this == other;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(this);
+    }
+
+    @Override
+    public String toString() {
+        return "#" + id + " " + callSite;
+    }
+
     /** Builds the stream's runtime operator at start; the parents in {@code config} are built already. */
     @FunctionalInterface
     public interface Factory<T> {
