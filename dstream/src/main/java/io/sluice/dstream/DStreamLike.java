@@ -159,7 +159,8 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
     // ---- arbitrary RDD functions ------------------------------------------------------------------------
 
     public <U> DStream<U> transform(Function<R, JavaRDD<U>> f) {
-        return new DStream<>(context, DerivedOperator.node(description(), "transform", node, f, (rdd, time, fns) -> f.call(view(rdd))));
+        return new DStream<>(context, DerivedOperator.node(description(), "transform", node, f,
+                (rdd, time, fns) -> f.call(view(rdd))));
     }
 
     public <U> DStream<U> transform(Function2<R, Time, JavaRDD<U>> f) {
@@ -168,13 +169,13 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
     }
 
     public <K, V> PairDStream<K, V> transformToPair(Function<R, JavaPairRDD<K, V>> f) {
-        return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>node(description(), "transformToPair", node, f,
-                (rdd, time, fns) -> Rdds.tuples(f.call(view(rdd)))));
+        return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>node(description(), "transformToPair", node,
+                f, (rdd, time, fns) -> Rdds.tuples(f.call(view(rdd)))));
     }
 
     public <K, V> PairDStream<K, V> transformToPair(Function2<R, Time, JavaPairRDD<K, V>> f) {
-        return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>node(description(), "transformToPair", node, f,
-                (rdd, time, fns) -> Rdds.tuples(f.call(view(rdd), time))));
+        return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>node(description(), "transformToPair", node,
+                f, (rdd, time, fns) -> Rdds.tuples(f.call(view(rdd), time))));
     }
 
     public <U, W> DStream<W> transformWith(DStream<U> other, Function3<R, JavaRDD<U>, Time, JavaRDD<W>> f) {

@@ -140,8 +140,8 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
 
     public <C> PairDStream<K, C> combineByKey(Function<V, C> createCombiner, Function2<C, V, C> mergeValue,
             Function2<C, C, C> mergeCombiners, Partitioner partitioner, boolean mapSideCombine) {
-        return new PairDStream<>(context, DerivedOperator.<Tuple2<K, V>, Tuple2<K, C>>node(description(), "combineByKey", node(),
-                List.of(createCombiner, mergeValue, mergeCombiners), (rdd, time, fns) -> {
+        return new PairDStream<>(context, DerivedOperator.<Tuple2<K, V>, Tuple2<K, C>>node(description(),
+                "combineByKey", node(), List.of(createCombiner, mergeValue, mergeCombiners), (rdd, time, fns) -> {
                     Function<V, C> create = fns.function(createCombiner);
                     Function2<C, V, C> merge = fns.function2(mergeValue);
                     Function2<C, C, C> combine = fns.function2(mergeCombiners);

@@ -264,7 +264,8 @@ public final class StreamingContext {
 
     @SafeVarargs
     public final <K, V> PairDStream<K, V> union(PairDStream<K, V> first, PairDStream<K, V>... rest) {
-        return new PairDStream<>(this, DStreamLike.unionOf(this, Stream.concat(Stream.of(first), Stream.of(rest)).toList()));
+        return new PairDStream<>(this, DStreamLike.unionOf(this,
+                Stream.concat(Stream.of(first), Stream.of(rest)).toList()));
     }
 
     // ---- recovery: getOrCreate (see internal/recovery and the recovery module) ------------------------

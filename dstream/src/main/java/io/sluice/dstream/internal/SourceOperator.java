@@ -37,7 +37,8 @@ public final class SourceOperator<T> extends InputOperator<T> {
     }
 
     /** Describes an input stream read from {@code source}, one batch per batch interval. */
-    public static <T> Node<T> node(GraphDescription graph, String kind, InputSource<T> source, Environment environment) {
+    public static <T> Node<T> node(GraphDescription graph, String kind, InputSource<T> source,
+            Environment environment) {
         return graph.add(kind, CallSite.of(kind), List.of(), graph.batchInterval(), null, List.of(),
                 Node.Settings.DEFAULT, config -> new SourceOperator<>(config, source, environment));
     }

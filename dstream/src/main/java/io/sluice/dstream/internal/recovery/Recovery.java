@@ -104,8 +104,9 @@ public final class Recovery {
             @SuppressWarnings("unchecked")
             public <K2, S2> StateStart<K2, S2> stateOf(String id, String kind, String name,
                     KeyGroupPartitioner partitioner, Duration slide) {
-                return id.equals(stableId) ? new StateStart<>(time, (JavaRDD<StateVersion<K2, S2>>) (JavaRDD<?>) versions,
-                        null) : given.stateOf(id, kind, name, partitioner, slide);
+                return id.equals(stableId)
+                        ? new StateStart<>(time, (JavaRDD<StateVersion<K2, S2>>) (JavaRDD<?>) versions, null)
+                        : given.stateOf(id, kind, name, partitioner, slide);
             }
         };
         return new Recovery(null, null, null, prefetch, plan);
