@@ -1,32 +1,12 @@
 package io.sluice.dstream;
 
-import io.sluice.rdd.Time;
-import io.sluice.dstream.internal.DerivedOperator;
-import io.sluice.dstream.internal.Operator;
-import io.sluice.dstream.internal.OutputOperation;
-import io.sluice.dstream.internal.Rdds;
-import io.sluice.dstream.internal.sink.TextFileSink;
-import io.sluice.rdd.internal.Aggregations;
+import io.sluice.dstream.internal.Node;
 import io.sluice.rdd.internal.Transforms;
 import io.sluice.dstream.internal.window.WindowOperator;
-import io.sluice.rdd.internal.DriverValuesRDD;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-import org.apache.spark.HashPartitioner;
-import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.api.java.function.Function;
-import org.apache.spark.api.java.function.Function2;
-import org.apache.spark.api.java.function.Function3;
-import org.apache.spark.api.java.function.PairFlatMapFunction;
-import org.apache.spark.api.java.function.PairFunction;
-import org.apache.spark.api.java.function.VoidFunction;
-import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.storage.StorageLevel;
-import scala.Tuple2;
 
 /**
  * A discretized stream: one RDD per batch time. Mirrors Spark Streaming's {@code JavaDStream}: the same
@@ -36,8 +16,8 @@ import scala.Tuple2;
  * The operations shared with {@link PairDStream} are in {@link DStreamLike}.
  */
 public class DStream<T> extends DStreamLike<T, JavaRDD<T>> {
-    DStream(StreamingContext context, Operator<T> operator) {
-        super(context, operator);
+    DStream(StreamingContext context, Node<T> node) {
+        super(context, node);
     }
 
     @Override
@@ -69,19 +49,19 @@ public class DStream<T> extends DStreamLike<T, JavaRDD<T>> {
     }
 
     public DStream<T> persist(StorageLevel level) {
-        operator().persist(level);
+        description().persist(node(), level);
         return this;
     }
 
     /** Cuts this stream's lineage every {@code interval} (reliably with a checkpoint directory, else locally). */
     public DStream<T> checkpoint(Duration interval) {
-        operator().checkpoint(interval);
+        description().checkpoint(node(), interval);
         return this;
     }
 
     /** Names this stream: checkpoints attach its state and progress to the name, which survives code changes. */
     public DStream<T> name(String name) {
-        operator().name(name);
+        description().name(node(), name);
         return this;
     }
 
@@ -97,6 +77,6 @@ public class DStream<T> extends DStreamLike<T, JavaRDD<T>> {
      * multiples of this stream's slide (checked at start). Windows at the start hold the batches so far.
      */
     public DStream<T> window(Duration window, Duration slide) {
-        return new DStream<>(context, new WindowOperator<>(operator(), window, slide));
+        return new DStream<>(context, WindowOperator.node(description(), node(), window, slide));
     }
 }

@@ -3,13 +3,14 @@ package io.sluice.dstream;
 import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import io.sluice.dstream.internal.DerivedOperator;
+import io.sluice.dstream.internal.GraphDescription;
+import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.OutputOperation;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.internal.UserFunctions;
 import io.sluice.dstream.internal.sink.TextFileSink;
 import io.sluice.rdd.internal.Aggregations;
-import io.sluice.dstream.internal.window.WindowOperator;
 import io.sluice.rdd.internal.Jobs;
 import io.sluice.rdd.internal.Transforms;
 import io.sluice.rdd.internal.DriverValuesRDD;
@@ -21,6 +22,7 @@ import org.apache.spark.HashPartitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaRDDLike;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.api.java.function.Function2;
@@ -29,7 +31,6 @@ import org.apache.spark.api.java.function.PairFlatMapFunction;
 import org.apache.spark.api.java.function.PairFunction;
 import org.apache.spark.api.java.function.VoidFunction;
 import org.apache.spark.api.java.function.VoidFunction2;
-import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
 
 /**
@@ -45,18 +46,28 @@ import scala.Tuple2;
  */
 public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
     final StreamingContext context;
-    private final Operator<T> operator;
+    private final Node<T> node;
 
-    DStreamLike(StreamingContext context, Operator<T> operator) {
+    DStreamLike(StreamingContext context, Node<T> node) {
         this.context = context;
-        this.operator = operator;
+        this.node = node;
     }
 
     /** How this stream's user functions see a batch's RDD. */
     abstract R view(JavaRDD<T> rdd);
 
+    /** This stream's description: what the API records before start. */
+    Node<T> node() {
+        return node;
+    }
+
+    /** This stream's running operator, once the context started. */
     Operator<T> operator() {
-        return operator;
+        return context.lifecycle.operatorOf(node);
+    }
+
+    GraphDescription description() {
+        return context.description;
     }
 
     public StreamingContext context() {
@@ -65,7 +76,7 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
 
     /** How often this stream produces an RDD. */
     public Duration slideDuration() {
-        return operator.slide();
+        return node.slide();
     }
 
     // ---- element-wise ---------------------------------------------------------------------------------
@@ -148,22 +159,23 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
     // ---- arbitrary RDD functions ------------------------------------------------------------------------
 
     public <U> DStream<U> transform(Function<R, JavaRDD<U>> f) {
-        return new DStream<>(context, DerivedOperator.of("transform", operator, f, (rdd, time, fns) -> f.call(view(rdd))));
+        return new DStream<>(context, DerivedOperator.node(description(), "transform", node, f,
+                (rdd, time, fns) -> f.call(view(rdd))));
     }
 
     public <U> DStream<U> transform(Function2<R, Time, JavaRDD<U>> f) {
-        return new DStream<>(context, DerivedOperator.of("transform", operator, f,
+        return new DStream<>(context, DerivedOperator.node(description(), "transform", node, f,
                 (rdd, time, fns) -> f.call(view(rdd), time)));
     }
 
     public <K, V> PairDStream<K, V> transformToPair(Function<R, JavaPairRDD<K, V>> f) {
-        return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>of("transformToPair", operator, f,
-                (rdd, time, fns) -> Rdds.tuples(f.call(view(rdd)))));
+        return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>node(description(), "transformToPair", node,
+                f, (rdd, time, fns) -> Rdds.tuples(f.call(view(rdd)))));
     }
 
     public <K, V> PairDStream<K, V> transformToPair(Function2<R, Time, JavaPairRDD<K, V>> f) {
-        return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>of("transformToPair", operator, f,
-                (rdd, time, fns) -> Rdds.tuples(f.call(view(rdd), time))));
+        return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>node(description(), "transformToPair", node,
+                f, (rdd, time, fns) -> Rdds.tuples(f.call(view(rdd), time))));
     }
 
     public <U, W> DStream<W> transformWith(DStream<U> other, Function3<R, JavaRDD<U>, Time, JavaRDD<W>> f) {
@@ -199,20 +211,22 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
             throw new IllegalStateException("slice() needs a started context");
         }
         List<R> result = new ArrayList<>();
-        for (JavaRDD<T> rdd : operator.slice(onSlideGrid(from).minus(operator.slide()), onSlideGrid(to))) {
+        Operator<T> operator = operator();
+        for (JavaRDD<T> rdd : operator.slice(onSlideGrid(operator, from).minus(operator.slide()),
+                onSlideGrid(operator, to))) {
             result.add(view(rdd));
         }
         return result;
     }
 
     /** The latest time of this stream's batch grid (zero time plus whole slides) that is not after {@code time}. */
-    private Time onSlideGrid(Time time) {
+    private static Time onSlideGrid(Operator<?> operator, Time time) {
         return new BatchGrid(operator.zeroTime(), operator.slide()).floor(time);
     }
 
     /** This stream's RDD for one batch time, computing it if needed (empty when the time is not on the slide). */
     public java.util.Optional<R> compute(Time time) {
-        return operator.getOrCompute(time).map(this::view);
+        return operator().getOrCompute(time).map(this::view);
     }
 
     // ---- windows that change the element type (see internal/window) ---------------------------------------
@@ -257,11 +271,11 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
     // ---- output operations ------------------------------------------------------------------------------
 
     public void foreachRDD(VoidFunction<R> f) {
-        new OutputOperation<>(operator, "foreachRDD", (rdd, time) -> f.call(view(rdd)));
+        output("foreachRDD", (rdd, time) -> f.call(view(rdd)));
     }
 
     public void foreachRDD(VoidFunction2<R, Time> f) {
-        new OutputOperation<>(operator, "foreachRDD", (rdd, time) -> f.call(view(rdd), time));
+        output("foreachRDD", (rdd, time) -> f.call(view(rdd), time));
     }
 
     /** Prints the first ten elements of every batch. */
@@ -270,7 +284,7 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
     }
 
     public void print(int num) {
-        new OutputOperation<>(operator, "print", (rdd, time) -> {
+        output("print", (rdd, time) -> {
             List<T> first = rdd.take(num + 1);
             StringBuilder out = new StringBuilder();
             out.append("-------------------------------------------\n");
@@ -291,7 +305,7 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
      * committed atomically: a re-run batch replaces its directory instead of adding to it.
      */
     public void saveAsTextFiles(String prefix, String suffix) {
-        new OutputOperation<>(operator, "saveAsTextFiles",
+        output("saveAsTextFiles",
                 (rdd, time) -> TextFileSink.save(rdd, TextFileSink.batchPath(prefix, suffix, time)));
     }
 
@@ -301,12 +315,31 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
      * which is then renamed to {@code prefix-<batch ms>[.suffix]}; a batch run again replaces its directory.
      */
     public void saveAsBatchFiles(String prefix, String suffix, VoidFunction2<R, String> writer) {
-        new OutputOperation<>(operator, "saveAsBatchFiles", (rdd, time) -> io.sluice.dstream.internal.sink
+        output("saveAsBatchFiles", (rdd, time) -> io.sluice.dstream.internal.sink
                 .BatchFileCommit.commit(rdd.context().hadoopConfiguration(), TextFileSink.batchPath(prefix, suffix, time),
                         staging -> writer.call(view(rdd), staging)));
     }
 
     // ---- helpers ----------------------------------------------------------------------------------------
+
+    private void output(String kind, OutputOperation.Action<T> action) {
+        description().addOutput(node, kind, action);
+    }
+
+    /** One RDD per batch holding every stream's RDD of that batch (all streams must have the same slide). */
+    static <T> Node<T> unionOf(StreamingContext context, List<? extends DStreamLike<T, ?>> streams) {
+        if (streams.isEmpty()) {
+            throw new IllegalArgumentException("union needs at least one stream");
+        }
+        List<Node<?>> parents = new ArrayList<>();
+        streams.forEach(s -> parents.add(s.node()));
+        JavaSparkContext sc = context.sparkContext();
+        return DerivedOperator.<T>node(context.description, "union", parents, List.of(), (rdds, time, fns) -> {
+            @SuppressWarnings("unchecked")
+            JavaRDD<T>[] all = rdds.toArray(JavaRDD[]::new);
+            return sc.union(all);
+        });
+    }
 
     @FunctionalInterface
     interface RddFunction<A, B> {
@@ -324,18 +357,19 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
     }
 
     <U> DStream<U> derive(String kind, Object userFunction, RddFunction<T, U> f) {
-        return new DStream<>(context, DerivedOperator.of(kind, operator, userFunction, (rdd, time, fns) -> f.apply(rdd, fns)));
+        return new DStream<>(context, DerivedOperator.node(description(), kind, node, userFunction,
+                (rdd, time, fns) -> f.apply(rdd, fns)));
     }
 
     <K, V> PairDStream<K, V> derivePairs(String kind, Object userFunction, PairRddFunction<T, K, V> f) {
-        return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>of(kind, operator, userFunction,
+        return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>node(description(), kind, node, userFunction,
                 (rdd, time, fns) -> Rdds.tuples(f.apply(rdd, fns))));
     }
 
-    <U, W> DerivedOperator<W> combine(String kind, DStreamLike<U, ?> other, Object userFunction, TwoRddFunction<T, U, W> f) {
-        List<Operator<?>> parents = new ArrayList<>(List.of(operator, other.operator()));
+    <U, W> Node<W> combine(String kind, DStreamLike<U, ?> other, Object userFunction, TwoRddFunction<T, U, W> f) {
+        List<Node<?>> parents = List.of(node, other.node());
         List<Object> userFunctions = userFunction == null ? List.of() : List.of(userFunction);
-        return new DerivedOperator<>(kind, parents, userFunctions, (rdds, time, fns) -> {
+        return DerivedOperator.node(description(), kind, parents, userFunctions, (rdds, time, fns) -> {
             @SuppressWarnings("unchecked")
             JavaRDD<T> a = (JavaRDD<T>) rdds.get(0);
             @SuppressWarnings("unchecked")

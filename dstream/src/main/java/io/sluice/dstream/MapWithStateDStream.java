@@ -1,9 +1,11 @@
 package io.sluice.dstream;
 
 import io.sluice.dstream.internal.DerivedOperator;
+import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.OperatorException;
 import io.sluice.dstream.internal.state.MapWithStateOperator;
 import java.time.Duration;
+import java.util.List;
 import scala.Tuple2;
 
 /**
@@ -20,18 +22,19 @@ import scala.Tuple2;
  * @param <M> type of the emitted records
  */
 public final class MapWithStateDStream<K, V, S, M> extends DStream<M> {
-    private final MapWithStateOperator<K, V, S, M> state;
-
-    MapWithStateDStream(StreamingContext context, MapWithStateOperator<K, V, S, M> state) {
+    MapWithStateDStream(StreamingContext context, Node<M> state) {
         super(context, state);
-        this.state = state;
     }
 
     /** The state of every key after each batch, as (key, state) pairs. */
     public PairDStream<K, S> stateSnapshots() {
-        return new PairDStream<>(context, DerivedOperator.<M, Tuple2<K, S>>of("stateSnapshots", state, null,
-                (ignored, time, fns) -> state.snapshots(time).orElseThrow(() -> new OperatorException(state, time,
-                        new IllegalStateException("no state at this batch")))));
+        return new PairDStream<>(context, DerivedOperator.<Tuple2<K, S>>nodeOnOperators(description(),
+                "stateSnapshots", List.of(node()), operators -> {
+                    @SuppressWarnings("unchecked")
+                    MapWithStateOperator<K, V, S, M> state = (MapWithStateOperator<K, V, S, M>) operators.get(0);
+                    return (ignored, time, fns) -> state.snapshots(time).orElseThrow(() -> new OperatorException(
+                            state, time, new IllegalStateException("no state at this batch")));
+                }));
     }
 
     /** Cuts the state's lineage every {@code interval} (reliably with a checkpoint directory, else locally). */

@@ -2,7 +2,7 @@ package io.sluice.dstream;
 
 import io.sluice.rdd.Time;
 import io.sluice.dstream.internal.DerivedOperator;
-import io.sluice.dstream.internal.Operator;
+import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.internal.UserFunctions;
 import io.sluice.rdd.internal.Aggregations;
@@ -34,8 +34,8 @@ import scala.Tuple2;
  * Without an explicit partition count, shuffles use the SparkContext's default parallelism.
  */
 public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, V>> {
-    PairDStream(StreamingContext context, Operator<Tuple2<K, V>> operator) {
-        super(context, operator);
+    PairDStream(StreamingContext context, Node<Tuple2<K, V>> node) {
+        super(context, node);
     }
 
     Partitioner defaultPartitioner() {
@@ -49,12 +49,12 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
 
     /** This stream as a stream of tuples (its functions then see {@code JavaRDD<Tuple2<K, V>>}). */
     public DStream<Tuple2<K, V>> toJavaDStream() {
-        return new DStream<>(context, operator());
+        return new DStream<>(context, node());
     }
 
     /** A stream of tuples as a pair stream. */
     public static <K, V> PairDStream<K, V> fromJavaDStream(DStream<Tuple2<K, V>> stream) {
-        return new PairDStream<>(stream.context(), stream.operator());
+        return new PairDStream<>(stream.context(), stream.node());
     }
 
     // ---- operations that keep the stream's type ------------------------------------------------------
@@ -81,19 +81,19 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
     }
 
     public PairDStream<K, V> persist(StorageLevel level) {
-        operator().persist(level);
+        description().persist(node(), level);
         return this;
     }
 
     /** Cuts this stream's lineage every {@code interval} (reliably with a checkpoint directory, else locally). */
     public PairDStream<K, V> checkpoint(Duration interval) {
-        operator().checkpoint(interval);
+        description().checkpoint(node(), interval);
         return this;
     }
 
     /** Names this stream: checkpoints attach its state and progress to the name, which survives code changes. */
     public PairDStream<K, V> name(String name) {
-        operator().name(name);
+        description().name(node(), name);
         return this;
     }
 
@@ -140,8 +140,8 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
 
     public <C> PairDStream<K, C> combineByKey(Function<V, C> createCombiner, Function2<C, V, C> mergeValue,
             Function2<C, C, C> mergeCombiners, Partitioner partitioner, boolean mapSideCombine) {
-        return new PairDStream<>(context, DerivedOperator.<Tuple2<K, V>, Tuple2<K, C>>of("combineByKey", operator(),
-                List.of(createCombiner, mergeValue, mergeCombiners), (rdd, time, fns) -> {
+        return new PairDStream<>(context, DerivedOperator.<Tuple2<K, V>, Tuple2<K, C>>node(description(),
+                "combineByKey", node(), List.of(createCombiner, mergeValue, mergeCombiners), (rdd, time, fns) -> {
                     Function<V, C> create = fns.function(createCombiner);
                     Function2<C, V, C> merge = fns.function2(mergeValue);
                     Function2<C, C, C> combine = fns.function2(mergeCombiners);
@@ -224,7 +224,7 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
     }
 
     public PairDStream<K, V> window(Duration window, Duration slide) {
-        return new PairDStream<>(context, new WindowOperator<>(operator(), window, slide));
+        return new PairDStream<>(context, WindowOperator.node(description(), node(), window, slide));
     }
 
     /** Each key's values in the last {@code window}, one RDD per batch. */
@@ -294,7 +294,7 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
     public PairDStream<K, V> reduceByKeyAndWindow(Function2<V, V, V> f, Function2<V, V, V> invF, Duration window,
             Duration slide, Partitioner partitioner, Function<Tuple2<K, V>, Boolean> filterFunc) {
         return new PairDStream<>(context,
-                new ReducedWindowOperator<>(operator(), f, invF, filterFunc, window, slide, partitioner));
+                ReducedWindowOperator.node(description(), node(), f, invF, filterFunc, window, slide, partitioner));
     }
 
 
@@ -333,7 +333,7 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
         if (f == null) {
             throw new IllegalArgumentException("updateStateByKey needs a function, was null");
         }
-        return new PairDStream<>(context, new UpdateStateOperator<>(operator(), f, partitioner, initialRDD));
+        return new PairDStream<>(context, UpdateStateOperator.node(description(), node(), f, partitioner, initialRDD));
     }
 
     /**
@@ -345,7 +345,8 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
         if (spec == null) {
             throw new IllegalArgumentException("mapWithState needs a StateSpec, was null");
         }
-        return new MapWithStateDStream<>(context, new MapWithStateOperator<>(operator(), spec));
+        return new MapWithStateDStream<>(context, MapWithStateOperator.node(description(), node(), spec,
+                context.sparkContext().defaultParallelism()));
     }
 
     // ---- helpers ----------------------------------------------------------------------------------------
@@ -361,7 +362,7 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
     }
 
     <U> PairDStream<K, U> byKey(String kind, Object userFunction, PairFunction<K, V, K, U> f) {
-        return new PairDStream<>(context, DerivedOperator.<Tuple2<K, V>, Tuple2<K, U>>of(kind, operator(),
+        return new PairDStream<>(context, DerivedOperator.<Tuple2<K, V>, Tuple2<K, U>>node(description(), kind, node(),
                 userFunction, (rdd, time, fns) -> Rdds.tuples(f.apply(Rdds.pairs(rdd), fns))));
     }
 

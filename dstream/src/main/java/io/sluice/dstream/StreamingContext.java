@@ -1,17 +1,11 @@
 package io.sluice.dstream;
 
-import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
-import io.sluice.rdd.internal.Deadline;
 import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.internal.SourceOperator;
-import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.source.internal.GeneratorSource;
-import io.sluice.dstream.internal.InputOperator;
 import io.sluice.dstream.internal.scheduler.ListenerBus;
-import io.sluice.dstream.internal.Operator;
-import io.sluice.dstream.internal.ShutdownHook;
 import io.sluice.dstream.source.internal.QueueSource;
 import io.sluice.dstream.source.internal.RateSource;
 import io.sluice.dstream.source.internal.SourceSettings;
@@ -27,16 +21,12 @@ import io.sluice.dstream.source.internal.receiver.SocketReceiver;
 import io.sluice.dstream.receiver.Receiver;
 import java.io.InputStream;
 import org.apache.spark.storage.StorageLevel;
-import io.sluice.dstream.internal.DerivedOperator;
-import io.sluice.dstream.internal.StreamGraph;
-import io.sluice.dstream.internal.recovery.Recovery;
-import io.sluice.state.internal.checkpoint.StatePrefetch;
+import io.sluice.dstream.internal.GraphDescription;
 import io.sluice.dstream.scheduler.StreamingListener;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import scala.Tuple2;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.api.java.function.Function0;
@@ -68,38 +58,27 @@ public final class StreamingContext {
      */
     public static final String CONTINUE_ON_BATCH_FAILURE = "sluice.continueOnBatchFailure";
 
-    private static final AtomicReference<StreamingContext> ACTIVE = new AtomicReference<>();
-
     private final JavaSparkContext sc;
     private final boolean ownsSparkContext;
     private final Duration batchInterval;
     private final Clock clock;
-    private final StreamGraph graph;
+    final GraphDescription description;
     private final ListenerBus listeners;
-    private final Object lifecycle = new Object(); // start and stop
-    // Waiting for termination and reporting errors use their own monitor: stop() holds the lifecycle lock
-    // while it waits for the scheduler, whose event loop reports errors; sharing one lock would stall both.
-    private final Object termination = new Object();
-    private volatile StreamingContextState state = StreamingContextState.INITIALIZED;
-    private volatile Throwable error;
     private volatile String checkpointDirectory;
-    private volatile Recovery recovery;
-    private volatile io.sluice.dstream.internal.recovery.CheckpointWriter checkpointWriter;
-    private BatchScheduler scheduler;
-    private final ContextSettings settings;
+    final ContextSettings settings;
     private final Sources sources;
-    private ShutdownHook shutdownHook;
-    private volatile boolean stoppingFromHook;
+    final ContextLifecycle lifecycle;
 
     StreamingContext(JavaSparkContext sc, boolean ownsSparkContext, Duration batchInterval, Clock clock) {
         this.sc = sc;
         this.ownsSparkContext = ownsSparkContext;
         this.batchInterval = Durations.requirePositiveMillis(batchInterval, "the batch interval");
         this.clock = clock;
-        this.graph = new StreamGraph(sc, batchInterval);
+        this.description = new GraphDescription(batchInterval);
         this.listeners = new ListenerBus(sc.appName());
         this.settings = new ContextSettings(sc, batchInterval);
         this.sources = new Sources(sc, listeners::post, clock, this::setting, this::checkpointDirectory);
+        this.lifecycle = new ContextLifecycle(this, description, listeners, settings, sources);
     }
 
     public static StreamingContextBuilder builder() {
@@ -153,8 +132,6 @@ public final class StreamingContext {
         return fromSource("generatorStream", new GeneratorSource(recordsPerBatch, keys, seed, partitions));
     }
 
-    // ---- sockets, files, receivers, rate-limited generator (see source/internal) ------------------------
-
     /** Lines of UTF-8 text from a TCP server, stored at {@code MEMORY_AND_DISK_SER_2}; see {@link #socketStream}. */
     public DStream<String> socketTextStream(String host, int port) {
         return socketTextStream(host, port, StorageLevel.MEMORY_AND_DISK_SER_2());
@@ -182,7 +159,7 @@ public final class StreamingContext {
             StorageLevel storageLevel) {
         SocketReceiver<T> receiver = SocketReceiver.converting(host, port, converter, storageLevel,
                 (int) sources.settings().connectTimeout().toMillis());
-        return receiverInput("socketStream", receiver, receiver.address());
+        return fromSource("socketStream", sources.receiver(receiver, receiver.address()));
     }
 
     /**
@@ -221,12 +198,12 @@ public final class StreamingContext {
             Configuration conf) {
         DStream<Tuple2<K, V>> files = fromSource("fileStream", new FileSource<>("fileStream", directory, filter,
                 newFilesOnly, sources.settings(), new HadoopFiles<>(sc, keyClass, valueClass, formatClass, conf)));
-        return new PairDStream<>(this, files.operator());
+        return new PairDStream<>(this, files.node());
     }
 
     /** A stream of what a user-defined {@link Receiver} stores, run on an executor. */
     public <T> DStream<T> receiverStream(Receiver<T> receiver) {
-        return receiverInput("receiverStream", receiver, "");
+        return fromSource("receiverStream", sources.receiver(receiver, ""));
     }
 
     /**
@@ -252,12 +229,8 @@ public final class StreamingContext {
 
     /** Every input stream, built-in or the user's, is an {@link InputSource} run by a {@link SourceOperator}. */
     <T> DStream<T> fromSource(String kind, InputSource<T> source) {
-        return new DStream<>(this, new SourceOperator<>(graph, kind, source, List.of(),
-                new SourceOperator.Environment(clock, this::setting, this::checkpointDirectory, listeners::add)));
-    }
-
-    private <T> DStream<T> receiverInput(String kind, Receiver<T> receiver, String detail) {
-        return fromSource(kind, sources.receiver(receiver, detail));
+        return new DStream<>(this, SourceOperator.node(description, kind, source,
+                new SourceOperator.Environment(clock, this::setting, listeners::add)));
     }
 
     /**
@@ -266,7 +239,7 @@ public final class StreamingContext {
      * the first input stream is created.
      */
     public StreamingContext conf(String key, String value) {
-        graph.ensureNotStarted("conf(" + key + ")");
+        description.ensureNotStarted("conf(" + key + ")");
         if (sources.settingsRead() && (key.startsWith("sluice.receiver.") || key.startsWith("sluice.input.")
                 || key.startsWith("sluice.backpressure.") || key.startsWith("spark.streaming."))) {
             throw new IllegalStateException("set " + key + " before creating input streams: the streams made "
@@ -283,36 +256,17 @@ public final class StreamingContext {
 
     @SafeVarargs
     public final <T> DStream<T> union(DStream<T> first, DStream<T>... rest) {
-        List<DStream<T>> all = new ArrayList<>();
-        all.add(first);
-        all.addAll(List.of(rest));
-        return union(all);
+        return union(Stream.concat(Stream.of(first), Stream.of(rest)).toList());
     }
 
     public <T> DStream<T> union(List<DStream<T>> streams) {
-        return new DStream<>(this, unionOf(streams));
+        return new DStream<>(this, DStreamLike.unionOf(this, streams));
     }
 
     @SafeVarargs
     public final <K, V> PairDStream<K, V> union(PairDStream<K, V> first, PairDStream<K, V>... rest) {
-        List<PairDStream<K, V>> all = new ArrayList<>();
-        all.add(first);
-        all.addAll(List.of(rest));
-        return new PairDStream<>(this, unionOf(all));
-    }
-
-    /** One RDD per batch holding every stream's RDD of that batch (all streams must have the same slide). */
-    private <T> Operator<T> unionOf(List<? extends DStreamLike<T, ?>> streams) {
-        if (streams.isEmpty()) {
-            throw new IllegalArgumentException("union needs at least one stream");
-        }
-        List<Operator<?>> parents = new ArrayList<>();
-        streams.forEach(s -> parents.add(s.operator()));
-        return new DerivedOperator<T>("union", parents, List.of(), (rdds, time, fns) -> {
-            @SuppressWarnings("unchecked")
-            JavaRDD<T>[] all = rdds.toArray(JavaRDD[]::new);
-            return sc.union(all);
-        });
+        return new PairDStream<>(this, DStreamLike.unionOf(this,
+                Stream.concat(Stream.of(first), Stream.of(rest)).toList()));
     }
 
     // ---- recovery: getOrCreate (see internal/recovery and the recovery module) ------------------------
@@ -336,7 +290,7 @@ public final class StreamingContext {
      * returns, which releases what was not used.
      */
     public static StreamingContext getOrCreate(String checkpointDirectory, Function0<StreamingContext> factory) {
-        return getOrCreate(checkpointDirectory, null, factory);
+        return GetOrCreate.getOrCreate(checkpointDirectory, null, factory);
     }
 
     /**
@@ -346,124 +300,23 @@ public final class StreamingContext {
      * (!restoring)}. The directory is read before the factory runs, with the classpath's Hadoop configuration.
      */
     public static StreamingContext getOrCreate(String checkpointDirectory, Function<Boolean, StreamingContext> factory) {
-        boolean restoring = Recovery.holdsCheckpoint(checkpointDirectory);
-        return getOrCreate(checkpointDirectory, restoring, () -> factory.call(restoring));
-    }
-
-    private static StreamingContext getOrCreate(String directory, Boolean toldRestoring,
-            Function0<StreamingContext> factory) {
-        StatePrefetch prefetch = StatePrefetch.start(directory); // while the factory starts Spark
-        StreamingContext context;
-        try {
-            context = factory.call();
-        } catch (Exception e) {
-            prefetch.close();
-            throw new IllegalStateException("the StreamingContext factory failed: " + e, e);
-        }
-        context.continueFrom(directory, prefetch);
-        if (toldRestoring != null && toldRestoring != context.recoveredBatch().isPresent()) {
-            context.stop(false);
-            throw new IllegalStateException("the factory was told this start " + (toldRestoring ? "restores" : "does "
-                    + "not restore") + " a checkpoint, but with the SparkContext's Hadoop configuration the directory "
-                    + directory + (toldRestoring ? " holds none" : " holds one") + ": on this file system use the "
-                    + "factory without argument, and recoveredBatch() once getOrCreate returns");
-        }
-        return context;
+        return GetOrCreate.telling(checkpointDirectory, factory);
     }
 
     /** As {@link #getOrCreate(String, Function0)}, on a running SparkContext that the factory builds on. */
     public static StreamingContext getOrCreate(String checkpointDirectory, JavaSparkContext sc,
             Function<JavaSparkContext, StreamingContext> factory) {
-        StreamingContext context;
-        try {
-            context = factory.call(sc);
-        } catch (Exception e) {
-            throw new IllegalStateException("the StreamingContext factory failed: " + e, e);
-        }
-        if (context.sc.sc() != sc.sc()) {
-            throw new IllegalStateException("the StreamingContext factory must build on the SparkContext it is given");
-        }
-        return context.continueFrom(checkpointDirectory, StatePrefetch.none());
-    }
-
-    private StreamingContext continueFrom(String directory, StatePrefetch prefetch) {
-        try {
-            if (checkpointDirectory == null) {
-                checkpoint(directory);
-            } else if (!checkpointDirectory.equals(directory)) {
-                throw new IllegalStateException("the factory set the checkpoint directory " + checkpointDirectory
-                        + ", but getOrCreate was given " + directory + ": use one directory");
-            }
-            if (!sc.isLocal()) {
-                prefetch.close(); // the restore's tasks run in executors, which read the files themselves
-            }
-            recovery = Recovery.recover(directory, sc, settings.recovery(), prefetch);
-            return this;
-        } catch (RuntimeException e) {
-            prefetch.close();
-            throw e;
-        }
+        return GetOrCreate.getOrCreate(checkpointDirectory, sc, factory);
     }
 
     /** The batch whose checkpoint this context continues from, or empty when it started afresh. */
     public java.util.Optional<Time> recoveredBatch() {
-        Recovery r = recovery;
-        return r == null ? java.util.Optional.empty() : r.recovered().map(c -> c.batchTime());
+        return lifecycle.recoveredBatch();
     }
-
-    // ---- lifecycle -----------------------------------------------------------------------------------
 
     /** Validates the whole graph, then starts generating batches; the first is at the next interval boundary. */
     public void start() {
-        synchronized (lifecycle) {
-            if (state != StreamingContextState.INITIALIZED) {
-                throw new IllegalStateException("this StreamingContext is " + state
-                        + "; a context starts once: build a new one to start again");
-            }
-            List<String> problems = graph.validate();
-            if (!problems.isEmpty()) {
-                throw new IllegalStateException("Cannot start the streaming context:\n - "
-                        + String.join("\n - ", problems));
-            }
-            if (!ACTIVE.compareAndSet(null, this)) {
-                throw new IllegalStateException("another StreamingContext is already active in this JVM "
-                        + "(app '" + ACTIVE.get().sc.appName() + "'); stop it before starting a new one");
-            }
-            try {
-                Time first = BatchGrid.startingAt(new Time(clock.millis()), batchInterval).first();
-                List<Time> rerun = List.of();
-                List<BatchScheduler.BatchObserver> observers = List.of();
-                if (checkpointDirectory != null) {
-                    if (recovery == null) { // checkpoint(dir) without getOrCreate: record progress, recover nothing
-                        recovery = Recovery.open(checkpointDirectory, sc, settings.recovery());
-                    }
-                    Recovery.Start start = recovery.start(graph, new Time(clock.millis()), settings.recovery());
-                    rerun = start.rerun();
-                    first = start.firstTimerBatch();
-                    checkpointWriter = start.writer();
-                    observers = List.of(checkpointWriter);
-                } else {
-                    graph.start(first.minus(batchInterval));
-                }
-                for (InputOperator<?> input : graph.inputs()) {
-                    input.start();
-                }
-                sources.start();
-                scheduler = new BatchScheduler(graph, clock, listeners, this::reportError, observers,
-                        settings.concurrentJobs(), sc.appName());
-                scheduler.start(rerun, first);
-                state = StreamingContextState.ACTIVE;
-                shutdownHook = ShutdownHook.register(() -> {
-                    stoppingFromHook = true;
-                    stop(false, settings.stopsGracefullyOnShutdown());
-                });
-                listeners.post(new StreamingListener.StreamingStarted(clock.millis()));
-            } catch (RuntimeException e) {
-                ACTIVE.compareAndSet(this, null);
-                state = StreamingContextState.STOPPED;
-                throw e;
-            }
-        }
+        lifecycle.start(checkpointDirectory);
     }
 
     /** Stops immediately, and the SparkContext too (as Spark Streaming's {@code stop()} does). */
@@ -480,75 +333,17 @@ public final class StreamingContext {
      * #GRACEFUL_STOP_TIMEOUT}), then stop; otherwise running jobs are cancelled.
      */
     public void stop(boolean stopSparkContext, boolean gracefully) {
-        synchronized (lifecycle) {
-            if (state == StreamingContextState.STOPPED) {
-                return;
-            }
-            if (state == StreamingContextState.ACTIVE) {
-                // Receivers first: once they stopped, everything they stored is known, and a graceful stop
-                // runs one more batch for it if needed, so nothing received is lost.
-                Duration timeout = settings.gracefulStopTimeout();
-                sources.stopReceiving(gracefully ? timeout : Duration.ofSeconds(2), gracefully);
-                for (InputOperator<?> input : graph.inputs()) {
-                    input.stop(gracefully);
-                }
-                scheduler.stop(gracefully, timeout, sources::hasPendingInput);
-                sources.release();
-                if (checkpointWriter != null) {
-                    checkpointWriter.close();
-                }
-                if (shutdownHook != null && !stoppingFromHook) {
-                    shutdownHook.remove();
-                }
-            }
-            if (recovery != null) {
-                recovery.close();
-            }
-            listeners.stop();
-            state = StreamingContextState.STOPPED;
-            ACTIVE.compareAndSet(this, null);
-        }
-        synchronized (termination) {
-            termination.notifyAll();
-        }
-        if (stopSparkContext) {
-            sc.stop();
-        }
+        lifecycle.stop(stopSparkContext, gracefully);
     }
 
     /** Blocks until the context stops; throws if a batch failed (as Spark Streaming does). */
     public void awaitTermination() throws InterruptedException {
-        awaitTerminationOrTimeout(null);
+        lifecycle.awaitTermination(null);
     }
 
     /** As {@link #awaitTermination()}, but gives up after {@code timeout}; returns whether it stopped. */
     public boolean awaitTerminationOrTimeout(Duration timeout) throws InterruptedException {
-        Deadline deadline = Deadline.after(timeout);
-        synchronized (termination) {
-            if (!deadline.await(termination, () -> state == StreamingContextState.STOPPED || error != null)) {
-                if (Thread.interrupted()) {
-                    throw new InterruptedException("interrupted while awaiting the streaming context's termination");
-                }
-                return false;
-            }
-        }
-        Throwable e = error;
-        if (e != null) {
-            throw new StreamingException(e.getMessage(), e);
-        }
-        return true;
-    }
-
-    private void reportError(Throwable e) {
-        if (settings.continueOnBatchFailure()) {
-            return; // the scheduler logged it and listeners see the failed batch; the user chose to go on
-        }
-        synchronized (termination) {
-            if (error == null) {
-                error = e;
-            }
-            termination.notifyAll();
-        }
+        return lifecycle.awaitTermination(timeout);
     }
 
     // ---- settings and accessors ----------------------------------------------------------------------
@@ -558,7 +353,7 @@ public final class StreamingContext {
      * periodically, with Spark's local checkpointing.
      */
     public void checkpoint(String directory) {
-        graph.ensureNotStarted("checkpoint(directory)");
+        description.ensureNotStarted("checkpoint(directory)");
         // Spark's own RDD checkpoints (window lineage cuts) go to a subdirectory, apart from Sluice's files.
         sc.setCheckpointDir(new org.apache.hadoop.fs.Path(directory, "rdd").toString());
         checkpointDirectory = directory;
@@ -566,7 +361,7 @@ public final class StreamingContext {
 
     /** Keeps every stream's RDDs for at least {@code duration}, e.g. to query past batches with slice(). */
     public void remember(Duration duration) {
-        graph.remember(duration);
+        description.remember(duration);
     }
 
     public void addStreamingListener(StreamingListener listener) {
@@ -590,7 +385,7 @@ public final class StreamingContext {
     }
 
     public StreamingContextState getState() {
-        return state;
+        return lifecycle.state();
     }
 
     /** The checkpoint directory, or null when none was set. */
@@ -601,9 +396,5 @@ public final class StreamingContext {
     /** Whether this context started the SparkContext itself (rather than adopting one). */
     public boolean ownsSparkContext() {
         return ownsSparkContext;
-    }
-
-    StreamGraph graph() {
-        return graph;
     }
 }

@@ -59,7 +59,7 @@ class BatchComputationTest {
             });
             for (int round = 0; round < 6; round++) {
                 t.runBatches(50);
-                maxRemembered.add(t.context().graph().operators().stream().mapToInt(Operator::rememberedCount)
+                maxRemembered.add(t.context().lifecycle.graph().operators().stream().mapToInt(Operator::rememberedCount)
                         .max().orElse(0));
                 persisted.add(sc.getPersistentRDDs().size() - persistedBefore);
             }

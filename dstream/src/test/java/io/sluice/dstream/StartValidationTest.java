@@ -112,6 +112,25 @@ class StartValidationTest {
     }
 
     @Test
+    void aDeepGraphOfSharedStreamsStartsAtOnce() {
+        try (StreamTester t = new StreamTester()) {
+            DStream<Integer> s = t.input(ONE);
+            for (int i = 0; i < 27; i++) { // 2^27 paths from the output to the input
+                s = s.union(s.map(x -> x));
+            }
+            s.foreachRDD(rdd -> {
+            });
+            // Validation, remember durations and building the operators visit each stream once (a walk of the
+            // paths, e.g. hashing a stream's description with its parents', takes a minute or more).
+            long started = System.nanoTime();
+            t.context().start();
+            long seconds = (System.nanoTime() - started) / 1_000_000_000L;
+            assertTrue(seconds < 10, "start took " + seconds + " s");
+            assertEquals(StreamingContextState.ACTIVE, t.context().getState());
+        }
+    }
+
+    @Test
     void onlyOneActiveContextPerJvm() {
         try (StreamTester first = new StreamTester(); StreamTester second = new StreamTester()) {
             first.collect(first.input(ONE));

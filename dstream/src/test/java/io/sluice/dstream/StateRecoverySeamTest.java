@@ -3,6 +3,7 @@ package io.sluice.dstream;
 import static io.sluice.testkit.Collected.multisets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.sluice.dstream.internal.recovery.Recovery;
 import io.sluice.dstream.internal.state.StatefulOperator;
 import io.sluice.testkit.Collected;
 import io.sluice.testkit.StreamTester;
@@ -23,8 +24,9 @@ import scala.Tuple2;
 
 /**
  * The seam the recovery layer uses: take a stateful operator's state after a batch, encode each partition with
- * {@link StateCodec}, and start a new context's operator from the decoded partitions. The restarted run must
- * continue exactly as an uninterrupted one, timeouts included (they follow the restored update times).
+ * {@link StateCodec}, and start a new context's operator from the decoded partitions. The restarted context is
+ * started with the decoded state (as a recovery would give it to the operator it builds), and must continue
+ * exactly as an uninterrupted one, timeouts included (they follow the restored update times).
  */
 class StateRecoverySeamTest {
     private static final List<List<String>> WORDS = List.of(
@@ -81,7 +83,7 @@ class StateRecoverySeamTest {
             MapWithStateDStream<String, Integer, Integer, String> counts = pipeline(t.input(WORDS.subList(3, 6)));
             JavaRDD<StateVersion<String, Integer>> restored = t.sparkContext()
                     .parallelize(partitions, partitions.size()).map(StateRecoverySeamTest::decode);
-            stateOf(counts).restoreFrom(Time.ofMillis(3000), restored);
+            t.context().lifecycle.continueFrom(Recovery.none().withState("counts", Time.ofMillis(3000), restored));
             Collected<String> out = t.collect(counts);
             t.runBatches(3);
             assertEquals(multisets(expected), out.unordered());

@@ -10,8 +10,8 @@ import org.apache.spark.api.java.JavaRDD;
  * An operator whose RDD at time t is a function of its parents' RDDs at t: map, filter, reduceByKey, join,
  * union, transform and their kin. One class serves them all; they differ only in the RDD function.
  *
- * <p>All parents must have the same slide (checked at start); when any parent has no RDD at t, neither does
- * this operator.
+ * <p>All parents must have the same slide (checked at start, {@link GraphDescription#validate}); when any parent
+ * has no RDD at t, neither does this operator.
  */
 public final class DerivedOperator<T> extends Operator<T> {
     /**
@@ -25,16 +25,33 @@ public final class DerivedOperator<T> extends Operator<T> {
 
     private final BatchFunction<T> function;
 
-    public DerivedOperator(String kind, List<Operator<?>> parents, List<?> userFunctions, BatchFunction<T> function) {
-        super(parents.get(0).graph(), kind, parents, userFunctions);
+    private DerivedOperator(Config config, BatchFunction<T> function) {
+        super(config);
         this.function = function;
     }
 
-    /** An operator with one parent whose RDD is {@code function(parent's RDD)}. */
-    public static <P, T> DerivedOperator<T> of(String kind, Operator<P> parent, Object userFunction,
+    /** Describes a stream derived from {@code parents} (their slide is the first one's; checked at start). */
+    public static <T> Node<T> node(GraphDescription graph, String kind, List<Node<?>> parents, List<?> userFunctions,
+            BatchFunction<T> function) {
+        return graph.add(kind, CallSite.of(kind), parents, parents.get(0).slide(), null, userFunctions,
+                Node.Settings.DEFAULT, config -> new DerivedOperator<>(config, function));
+    }
+
+    /**
+     * As {@link #node(GraphDescription, String, List, List, BatchFunction)}, for a stream that reads its parents'
+     * operators themselves (a stateful operator's state): {@code function} is made from them at start.
+     */
+    public static <T> Node<T> nodeOnOperators(GraphDescription graph, String kind, List<Node<?>> parents,
+            java.util.function.Function<List<Operator<?>>, BatchFunction<T>> function) {
+        return graph.add(kind, CallSite.of(kind), parents, parents.get(0).slide(), null, List.of(),
+                Node.Settings.DEFAULT, config -> new DerivedOperator<>(config, function.apply(config.parents())));
+    }
+
+    /** A stream with one parent whose RDD is {@code function(parent's RDD)}. */
+    public static <P, T> Node<T> node(GraphDescription graph, String kind, Node<P> parent, Object userFunction,
             OneParent<P, T> function) {
         List<Object> fns = userFunction == null ? List.of() : List.of(userFunction);
-        return new DerivedOperator<>(kind, List.of(parent), fns, (rdds, time, functions) -> {
+        return node(graph, kind, List.of(parent), fns, (rdds, time, functions) -> {
             @SuppressWarnings("unchecked")
             JavaRDD<P> rdd = (JavaRDD<P>) rdds.get(0);
             return function.apply(rdd, time, functions);
@@ -44,20 +61,6 @@ public final class DerivedOperator<T> extends Operator<T> {
     @FunctionalInterface
     public interface OneParent<P, T> {
         JavaRDD<T> apply(JavaRDD<P> parent, Time time, UserFunctions functions) throws Exception;
-    }
-
-    @Override
-    protected List<String> validate(java.time.Duration batchInterval) {
-        List<String> problems = new ArrayList<>(super.validate(batchInterval));
-        for (Operator<?> parent : parents()) {
-            if (!parent.slide().equals(slide())) {
-                problems.add(describe() + " combines streams with different slides ("
-                        + Durations.show(slide()) + " and " + Durations.show(parent.slide())
-                        + "): window them to the same slide first");
-                break;
-            }
-        }
-        return problems;
     }
 
     @Override

@@ -1,9 +1,6 @@
 package io.sluice.dstream.internal;
 
 import io.sluice.rdd.Time;
-import java.time.Duration;
-import java.util.List;
-import java.util.NavigableMap;
 import java.util.Optional;
 
 /**
@@ -16,13 +13,8 @@ public abstract class InputOperator<T> extends Operator<T> {
         public static final Report NONE = new Report(0, 0);
     }
 
-    protected InputOperator(StreamGraph graph, String kind, List<?> userFunctions) {
-        super(graph, kind, List.of(), userFunctions);
-    }
-
-    @Override
-    public final Duration slide() {
-        return graph().batchInterval();
+    protected InputOperator(Config config) {
+        super(config);
     }
 
     /** Called once when the context starts, before the first batch. */
@@ -56,13 +48,6 @@ public abstract class InputOperator<T> extends Operator<T> {
      */
     public Optional<String> positionAfter(Time time) {
         return Optional.empty();
-    }
-
-    /**
-     * Called once after a driver restart, before the first batch, with the positions the checkpoint saved
-     * (after its last completed batch, and after each batch that is run again), oldest first.
-     */
-    public void restorePositions(NavigableMap<Time, String> positions) {
     }
 
     /**

@@ -2,6 +2,9 @@ package io.sluice.dstream.internal;
 
 import io.sluice.rdd.Time;
 
-/** One output operation's work for one batch. */
-public record Job(Time time, OutputOperation<?> output, Runnable body) {
+/**
+ * One job of a batch: an output operation's work, or a job the batch runs after its outputs (a state
+ * checkpoint). {@code outputId}, {@code kind} and {@code callSite} identify it in listener events.
+ */
+public record Job(Time time, int outputId, String kind, String callSite, Runnable body) {
 }

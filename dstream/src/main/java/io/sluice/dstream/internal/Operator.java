@@ -10,14 +10,21 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.storage.StorageLevel;
 
 /**
- * A node of the stream graph: a function from its parents' RDDs at a batch time to its own RDD at that time.
- * Subclasses declare only their parents, their slide and {@link #compute}; this class computes each time at
- * most once, persists and cuts lineage as configured, and forgets RDDs once nothing can ask for them again.
- *
- * <p>Settings ({@link #name}, {@link #persist}, {@link #checkpoint}) may change only before the context
- * starts; at start the graph fixes the zero time and how long each operator remembers its RDDs.
+ * The runtime of one stream: a function from its parents' RDDs at a batch time to its own RDD at that time.
+ * Built by the context at start from the stream's {@link Node}, with its whole configuration final from
+ * construction (zero time, remember duration, settings, and whatever a restart restores). Subclasses declare
+ * only {@link #compute}; this class computes each time at most once, persists and cuts lineage as configured,
+ * and forgets RDDs once nothing can ask for them again.
  */
 public abstract class Operator<T> {
+    /**
+     * What an operator is built with: its runtime graph, its description and settings, the zero time, how
+     * long it remembers its RDDs, its runtime parents, and the start plan (what a restart restores).
+     */
+    public record Config(StreamGraph graph, Node<?> node, Node.Settings settings, Time zeroTime,
+            Duration rememberDuration, List<Operator<?>> parents, StartPlan plan) {
+    }
+
     private final StreamGraph graph;
     private final int id;
     private final String kind;
@@ -25,56 +32,37 @@ public abstract class Operator<T> {
     private final List<Operator<?>> parents;
     private final List<Object> userFunctions;
     private final RddSeries<T> generated = new RddSeries<>();
+    private final String name;
+    private final StorageLevel storageLevel;
+    private final Duration checkpointInterval;
+    private final Duration slide;
+    private final Duration rememberDuration;
+    private final Time zeroTime;
+    private final BatchGrid grid; // zero time and slide
 
-    private volatile String name;
-    private volatile StorageLevel storageLevel = StorageLevel.NONE();
-    private volatile Duration checkpointInterval;
-    private volatile Duration rememberDuration;
-    private volatile Time zeroTime;
-    private volatile BatchGrid grid; // zero time and slide
-
-    protected Operator(StreamGraph graph, String kind, List<Operator<?>> parents, List<?> userFunctions) {
-        this.graph = graph;
-        this.kind = kind;
-        this.callSite = CallSite.of(kind);
-        this.parents = List.copyOf(parents);
-        this.userFunctions = List.copyOf(userFunctions);
-        for (Operator<?> parent : parents) {
-            if (parent.graph != graph) {
-                throw new IllegalArgumentException(callSite + ": cannot combine streams of different contexts");
-            }
-        }
-        this.id = graph.register(this);
+    protected Operator(Config config) {
+        Node<?> node = config.node();
+        this.graph = config.graph();
+        this.id = node.id();
+        this.kind = node.kind();
+        this.callSite = node.callSite();
+        this.parents = List.copyOf(config.parents());
+        this.userFunctions = node.userFunctions();
+        this.name = config.settings().name();
+        this.storageLevel = config.settings().storageLevel();
+        this.checkpointInterval = config.settings().checkpointInterval();
+        this.slide = node.slide();
+        this.rememberDuration = config.rememberDuration();
+        this.zeroTime = config.zeroTime();
+        this.grid = new BatchGrid(zeroTime, slide);
     }
 
     /** The RDD of batch {@code time}, or empty when this operator has none at that time. */
     protected abstract Optional<JavaRDD<T>> compute(Time time);
 
-    /** How often this operator produces an RDD; by default its first parent's slide. */
-    public Duration slide() {
-        return parents.get(0).slide();
-    }
-
-    /** How long parents must keep their RDDs for this operator; windows extend it by their length. */
-    protected Duration parentRememberDuration() {
-        return rememberDuration;
-    }
-
-    /** Checks this operator's own settings at start; returns what is wrong, if anything. */
-    protected List<String> validate(Duration batchInterval) {
-        List<String> problems = new ArrayList<>();
-        if (!BatchGrid.isMultiple(slide(), batchInterval)) {
-            problems.add(describe() + ": its slide " + Durations.show(slide())
-                    + " is not a multiple of the batch interval " + Durations.show(batchInterval)
-                    + "; make every window length and slide a multiple of the batch interval");
-        }
-        Duration checkpoint = checkpointInterval;
-        if (checkpoint != null && !BatchGrid.isMultiple(checkpoint, slide())) {
-            problems.add(describe() + ": its checkpoint interval " + Durations.show(checkpoint)
-                    + " is not a multiple of its slide " + Durations.show(slide())
-                    + "; pass checkpoint(...) a multiple of " + Durations.show(slide()));
-        }
-        return problems;
+    /** How often this operator produces an RDD. */
+    public final Duration slide() {
+        return slide;
     }
 
     /** Synchronized so that a user thread's slice() and the event loop never compute the same time twice. */
@@ -109,11 +97,7 @@ public abstract class Operator<T> {
 
     /** Whether {@code time} is one of this operator's batch times (on its slide's grid). */
     protected final boolean isValidTime(Time time) {
-        BatchGrid g = grid;
-        if (g == null) {
-            throw new IllegalStateException(describe() + " asked for batch " + time + " before the context started");
-        }
-        return g.contains(time);
+        return grid.contains(time);
     }
 
     /**
@@ -126,8 +110,7 @@ public abstract class Operator<T> {
 
     /** Whether {@code time} is one of this operator's checkpoint times. */
     protected final boolean isCheckpointTime(Time time) {
-        Duration interval = checkpointInterval;
-        return interval != null && grid.withStep(interval).isOnGrid(time);
+        return checkpointInterval != null && grid.withStep(checkpointInterval).isOnGrid(time);
     }
 
     /**
@@ -144,34 +127,6 @@ public abstract class Operator<T> {
             getOrCompute(t).ifPresent(result::add);
         }
         return result;
-    }
-
-    final void start(Time zero) {
-        if (zeroTime != null) {
-            return;
-        }
-        grid = new BatchGrid(zero, slide());
-        zeroTime = zero;
-        if (rememberDuration == null) {
-            rememberDuration = slide();
-        }
-        Duration checkpoint = checkpointInterval;
-        if (checkpoint != null && rememberDuration.compareTo(checkpoint.multipliedBy(2)) < 0) {
-            rememberDuration = checkpoint.multipliedBy(2);
-        }
-        for (Operator<?> parent : parents) {
-            parent.start(zero);
-        }
-    }
-
-    /** Asks this operator (and, through it, its parents) to keep its RDDs for at least {@code duration}. */
-    final void remember(Duration duration) {
-        if (rememberDuration == null || duration.compareTo(rememberDuration) > 0) {
-            rememberDuration = duration;
-        }
-        for (Operator<?> parent : parents) {
-            parent.remember(parentRememberDuration());
-        }
     }
 
     /** Forgets (and unpersists) the RDDs no batch after {@code time} can need (see {@link RddSeries}). */
@@ -233,30 +188,8 @@ public abstract class Operator<T> {
         return name;
     }
 
-    public final void name(String name) {
-        graph.ensureNotStarted("name()");
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException(callSite + ": an operator name must not be blank");
-        }
-        graph.claimName(name, this);
-        this.name = name;
-    }
-
-    public final void persist(StorageLevel level) {
-        graph.ensureNotStarted("persist()");
-        this.storageLevel = level;
-    }
-
     public final StorageLevel storageLevel() {
         return storageLevel;
-    }
-
-    public final void checkpoint(Duration interval) {
-        graph.ensureNotStarted("checkpoint()");
-        if (interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException(callSite + ": checkpoint interval must be positive, was " + interval);
-        }
-        this.checkpointInterval = interval;
     }
 
     public final Duration checkpointInterval() {

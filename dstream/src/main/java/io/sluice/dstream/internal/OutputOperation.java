@@ -6,7 +6,7 @@ import org.apache.spark.api.java.JavaRDD;
 
 /**
  * An output operation (foreachRDD, print, saveAsTextFiles): at every batch its parent has an RDD for, it
- * becomes one job. Output operations run in the order they were registered.
+ * becomes one job. Output operations run in the order they were added ({@link GraphDescription#addOutput}).
  */
 public final class OutputOperation<T> {
     /** What the job does with the batch's RDD; runs on a job thread of the driver. */
@@ -21,16 +21,16 @@ public final class OutputOperation<T> {
     private final Action<T> action;
     private final int id;
 
-    public OutputOperation(Operator<T> parent, String kind, Action<T> action) {
+    OutputOperation(Operator<T> parent, String kind, String callSite, Action<T> action, int id) {
         this.parent = parent;
         this.kind = kind;
-        this.callSite = CallSite.of(kind);
+        this.callSite = callSite;
         this.action = action;
-        this.id = parent.graph().register(this);
+        this.id = id;
     }
 
     Optional<Job> generateJob(Time time) {
-        return parent.getOrCompute(time).map(rdd -> new Job(time, this, () -> {
+        return parent.getOrCompute(time).map(rdd -> new Job(time, id, kind, callSite, () -> {
             try {
                 action.run(rdd, time);
             } catch (OperatorException e) {

@@ -14,26 +14,33 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /** The engine's side of an {@link InputSource}: the operator that runs it as the input of a stream. */
 public final class SourceOperator<T> extends InputOperator<T> {
     /** What of the running context a source may use, besides the graph's SparkContext and batch interval. */
-    public record Environment(Clock clock, Function<String, String> settings, Supplier<String> checkpointDirectory,
-            Consumer<StreamingListener> listeners) {
+    public record Environment(Clock clock, Function<String, String> settings, Consumer<StreamingListener> listeners) {
     }
 
     private final InputSource<T> source;
     private final Environment environment;
-    private volatile NavigableMap<Time, String> restored = Collections.emptyNavigableMap();
+    private final String checkpointDirectory;
+    private final NavigableMap<Time, String> restored;
 
-    public SourceOperator(StreamGraph graph, String kind, InputSource<T> source, List<?> userFunctions,
-            Environment environment) {
-        super(graph, kind, userFunctions);
+    private SourceOperator(Config config, InputSource<T> source, Environment environment) {
+        super(config);
         this.source = source;
         this.environment = environment;
+        this.checkpointDirectory = config.plan().checkpointDirectory();
+        this.restored = Collections.unmodifiableNavigableMap(new TreeMap<>(config.plan().positionsOf(stableId())));
+    }
+
+    /** Describes an input stream read from {@code source}, one batch per batch interval. */
+    public static <T> Node<T> node(GraphDescription graph, String kind, InputSource<T> source,
+            Environment environment) {
+        return graph.add(kind, CallSite.of(kind), List.of(), graph.batchInterval(), null, List.of(),
+                Node.Settings.DEFAULT, config -> new SourceOperator<>(config, source, environment));
     }
 
     public InputSource<T> source() {
@@ -69,11 +76,6 @@ public final class SourceOperator<T> extends InputOperator<T> {
     @Override
     public Optional<String> positionAfter(Time time) {
         return source.positionAfter(time);
-    }
-
-    @Override
-    public void restorePositions(NavigableMap<Time, String> positions) {
-        restored = Collections.unmodifiableNavigableMap(new TreeMap<>(positions));
     }
 
     @Override
@@ -124,7 +126,7 @@ public final class SourceOperator<T> extends InputOperator<T> {
 
         @Override
         public Optional<String> checkpointDirectory() {
-            return Optional.ofNullable(environment.checkpointDirectory().get());
+            return Optional.ofNullable(checkpointDirectory);
         }
 
         @Override

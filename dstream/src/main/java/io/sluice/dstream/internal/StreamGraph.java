@@ -1,127 +1,68 @@
 package io.sluice.dstream.internal;
 
-import io.sluice.rdd.internal.JobTags;
 import io.sluice.rdd.Time;
-import io.sluice.rdd.internal.Serialization;
+import io.sluice.rdd.internal.JobTags;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /**
- * The operators of one streaming context, in creation order. Built by the user API before start; at start
- * it is validated as a whole, then frozen: from then on it only generates jobs and forgets old RDDs.
+ * The running graph of one context, built once at start from its frozen {@link GraphDescription}: every
+ * stream's operator (parents first), the output operations, and the batches a restart skips. It only
+ * generates jobs and forgets old RDDs.
  */
 public final class StreamGraph {
     private final JavaSparkContext sc;
     private final Duration batchInterval;
-    private final List<Operator<?>> operators = new CopyOnWriteArrayList<>();
-    private final List<InputOperator<?>> inputs = new CopyOnWriteArrayList<>();
-    private final List<OutputOperation<?>> outputs = new CopyOnWriteArrayList<>();
-    private final Map<String, Operator<?>> names = new HashMap<>();
-    private final Set<Time> skipped = ConcurrentHashMap.newKeySet();
-    private volatile boolean started;
-    private volatile Duration userRemember;
-
-    public StreamGraph(JavaSparkContext sc, Duration batchInterval) {
-        this.sc = sc;
-        this.batchInterval = Durations.requirePositiveMillis(batchInterval, "the batch interval");
-    }
-
-    synchronized int register(Operator<?> operator) {
-        ensureNotStarted("adding " + operator.callSite());
-        operators.add(operator);
-        if (operator instanceof InputOperator<?> input) {
-            inputs.add(input);
-        }
-        return operators.size() - 1;
-    }
-
-    synchronized int register(OutputOperation<?> output) {
-        ensureNotStarted("adding " + output.callSite());
-        outputs.add(output);
-        return outputs.size() - 1;
-    }
-
-    synchronized void claimName(String name, Operator<?> operator) {
-        Operator<?> other = names.putIfAbsent(name, operator);
-        if (other != null && other != operator) {
-            throw new IllegalArgumentException(operator.callSite() + ": the name '" + name
-                    + "' is already used by " + other.callSite() + "; operator names must be unique");
-        }
-    }
-
-    public void ensureNotStarted(String what) {
-        if (started) {
-            throw new IllegalStateException(what + " is not allowed after the StreamingContext has started: "
-                    + "create every stream and output operation before start()");
-        }
-    }
-
-    public synchronized void remember(Duration duration) {
-        ensureNotStarted("remember()");
-        userRemember = Durations.requirePositiveMillis(duration, "remember duration");
-    }
-
-    /** Checks the whole graph; returns every problem found, each saying what to change. */
-    public List<String> validate() {
-        List<String> problems = new ArrayList<>();
-        if (outputs.isEmpty()) {
-            problems.add("no output operation is registered, so nothing would ever run: add one "
-                    + "(print(), foreachRDD(...), saveAsTextFiles(...)) before start()");
-        }
-        for (Operator<?> op : operators) {
-            problems.addAll(op.validate(batchInterval));
-            for (Object fn : op.userFunctions()) {
-                Serialization.problemWith(fn).ifPresent(p -> problems.add(op.describe()
-                        + ": its function " + fn.getClass().getName() + " cannot be sent to executors: " + p
-                        + " (make captured objects Serializable, or create them inside the function)"));
-            }
-        }
-        // Output functions (foreachRDD) run on the driver and are never serialized: no checkpoint holds them,
-        // so unlike Spark Streaming they may capture driver-only objects such as connection pools.
-        return problems;
-    }
-
-    /** Freezes the graph and fixes its zero time: the first batch is at {@code zero + batchInterval}. */
-    public synchronized void start(Time zero) {
-        started = true;
-        for (OutputOperation<?> out : outputs) {
-            out.parent().start(zero);
-        }
-        for (Operator<?> op : operators) {
-            op.start(zero); // operators no output depends on still get a zero time for slice()
-        }
-        for (OutputOperation<?> out : outputs) {
-            Duration r = userRemember == null ? out.parent().slide()
-                    : Durations.max(userRemember, out.parent().slide());
-            out.parent().remember(r);
-        }
-    }
+    private final List<Operator<?>> operators;
+    private final List<InputOperator<?>> inputs;
+    private final List<OutputOperation<?>> outputs;
+    private final Set<Time> skipped;
 
     /**
-     * Batches a restarted driver skips (missed while it was down, and the user chose to skip them): every
-     * source gives an empty RDD at these times, so they contribute nothing to state or windows.
+     * Builds the operators of {@code description} (validated and frozen) with zero time {@code zero}.
+     *
+     * @param skipped batches a restarted driver skips (missed while it was down, and the user chose to skip
+     *                them): every source gives an empty RDD at these times, so they add nothing to state or windows
      */
-    public void skipBatches(Collection<Time> times) {
-        ensureNotStarted("skipping batches");
-        skipped.addAll(times);
+    public StreamGraph(JavaSparkContext sc, GraphDescription description, Time zero, Set<Time> skipped,
+            StartPlan plan) {
+        this.sc = sc;
+        this.batchInterval = description.batchInterval();
+        this.skipped = Set.copyOf(skipped);
+        List<Duration> remember = description.rememberDurations();
+        List<Operator<?>> built = new ArrayList<>();
+        List<InputOperator<?>> sources = new ArrayList<>();
+        for (Node<?> node : description.nodes()) {
+            List<Operator<?>> parents = new ArrayList<>();
+            node.parents().forEach(p -> parents.add(built.get(p.id())));
+            Operator<?> op = node.factory().build(new Operator.Config(this, node, description.settings(node), zero,
+                    remember.get(node.id()), parents, plan));
+            built.add(op);
+            if (op instanceof InputOperator<?> input) {
+                sources.add(input);
+            }
+        }
+        this.operators = List.copyOf(built);
+        this.inputs = List.copyOf(sources);
+        List<OutputOperation<?>> outs = new ArrayList<>();
+        for (GraphDescription.Output<?> out : description.outputs()) {
+            outs.add(output(out, outs.size()));
+        }
+        this.outputs = List.copyOf(outs);
+    }
+
+    private <T> OutputOperation<T> output(GraphDescription.Output<T> out, int id) {
+        @SuppressWarnings("unchecked")
+        Operator<T> parent = (Operator<T>) operators.get(out.parent().id());
+        return new OutputOperation<>(parent, out.kind(), out.callSite(), out.action(), id);
     }
 
     public boolean isSkipped(Time time) {
         return !skipped.isEmpty() && skipped.contains(time);
-    }
-
-    public boolean isStarted() {
-        return started;
     }
 
     /** The jobs of batch {@code time}, one per output operation that has an RDD at that time, in order. */
@@ -143,13 +84,13 @@ public final class StreamGraph {
     /** Records the inputs reported for batch {@code time}, summed over all input operators. */
     public InputOperator.Report inputReport(Time time) {
         long records = 0;
-        long skipped = 0;
+        long skippedRecords = 0;
         for (InputOperator<?> input : inputs) {
             InputOperator.Report r = input.report(time);
             records += r.records();
-            skipped += r.skipped();
+            skippedRecords += r.skipped();
         }
-        return new InputOperator.Report(records, skipped);
+        return new InputOperator.Report(records, skippedRecords);
     }
 
     public void clearOlderThanNeeded(Time time) {
@@ -180,19 +121,16 @@ public final class StreamGraph {
         return batchInterval;
     }
 
+    /** The operators, in creation order (the operator of node {@code i} at index {@code i}). */
     public List<Operator<?>> operators() {
-        return List.copyOf(operators);
+        return operators;
     }
 
     public List<InputOperator<?>> inputs() {
-        return List.copyOf(inputs);
+        return inputs;
     }
 
     public List<OutputOperation<?>> outputs() {
-        return List.copyOf(outputs);
-    }
-
-    public Optional<Operator<?>> byStableId(String stableId) {
-        return operators.stream().filter(o -> o.stableId().equals(stableId)).findFirst();
+        return outputs;
     }
 }

@@ -1,7 +1,7 @@
 package io.sluice.dstream.internal.recovery;
 
-import io.sluice.dstream.internal.Operator;
-import io.sluice.dstream.internal.StreamGraph;
+import io.sluice.dstream.internal.GraphDescription;
+import io.sluice.dstream.internal.Node;
 import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.StateCheckpoint;
 import java.util.ArrayList;
@@ -20,7 +20,7 @@ final class GraphMatch {
     }
 
     /** One sentence per saved state or position that no operator of {@code graph} can take over. */
-    static List<String> mismatches(StreamGraph graph, Checkpoint checkpoint) {
+    static List<String> mismatches(GraphDescription graph, Checkpoint checkpoint) {
         List<String> problems = new ArrayList<>();
         for (StateCheckpoint state : checkpoint.states()) {
             check(graph, state.operatorId(), state.kind(), "the state of", problems);
@@ -33,8 +33,8 @@ final class GraphMatch {
         return problems;
     }
 
-    private static void check(StreamGraph graph, String id, String kind, String what, List<String> problems) {
-        Optional<Operator<?>> op = graph.byStableId(id);
+    private static void check(GraphDescription graph, String id, String kind, String what, List<String> problems) {
+        Optional<Node<?>> op = graph.byStableId(id);
         String unnamedHint = id.startsWith("#") ? " (an unnamed operator, identified by its position in the "
                 + "graph: give it a name with name(\"...\") so that changes elsewhere in the graph do not move it)"
                 : "";
@@ -43,7 +43,7 @@ final class GraphMatch {
                     + unnamedHint);
         } else if (!op.get().kind().equals(kind)) {
             problems.add(what + " operator '" + id + "' was written by a " + kind + ", but "
-                    + op.get().describe() + " is a " + op.get().kind());
+                    + graph.describe(op.get()) + " is a " + op.get().kind());
         }
     }
 }

@@ -1,30 +1,37 @@
 package io.sluice.dstream.internal.recovery;
 
 import io.sluice.dstream.internal.Durations;
+import io.sluice.dstream.internal.GraphDescription;
 import io.sluice.dstream.internal.InputOperator;
+import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Operator;
+import io.sluice.dstream.internal.StartPlan;
+import io.sluice.dstream.internal.StateStart;
 import io.sluice.dstream.internal.state.StatefulOperator;
 import io.sluice.dstream.internal.StreamGraph;
+import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.rdd.BatchGrid;
+import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.CheckpointStore;
 import io.sluice.recovery.internal.HadoopCheckpointStorage;
 import io.sluice.recovery.internal.RecoveryPlan;
-import io.sluice.recovery.internal.StateFile;
 import io.sluice.recovery.UnusableCheckpointException;
+import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.checkpoint.StatePrefetch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.TreeMap;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.util.SerializableConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,20 +47,69 @@ public final class Recovery {
     public record Settings(int retainedCheckpoints, boolean skipMissedBatches, boolean allowDroppingState) {
     }
 
-    /** How the scheduler starts: batches to run before the timer, the timer's first batch, the progress writer. */
-    public record Start(List<Time> rerun, Time firstTimerBatch, CheckpointWriter writer) {
+    /**
+     * How the context starts: the running graph, batches to run before the timer, the timer's first batch, what
+     * observes the batches (the progress writer and the state checkpoints; none without a checkpoint directory).
+     */
+    public record Start(StreamGraph graph, List<Time> rerun, Time firstTimerBatch,
+            List<BatchScheduler.BatchObserver> observers) {
     }
 
     private final String directory;
     private final CheckpointStore store;
     private final Checkpoint recovered;
     private final StatePrefetch prefetch;
+    private final StartPlan given; // without a checkpoint directory
+    private volatile CheckpointWriter writer; // once started with a checkpoint directory
 
     private Recovery(String directory, CheckpointStore store, Checkpoint recovered, StatePrefetch prefetch) {
+        this(directory, store, recovered, prefetch, StartPlan.FRESH);
+    }
+
+    private Recovery(String directory, CheckpointStore store, Checkpoint recovered, StatePrefetch prefetch,
+            StartPlan given) {
+        this.given = given;
         this.directory = directory;
         this.store = store;
         this.recovered = recovered;
         this.prefetch = prefetch;
+    }
+
+    /** No checkpoint directory: a start records no progress and recovers nothing. */
+    public static Recovery none() {
+        return new Recovery(null, null, null, StatePrefetch.none());
+    }
+
+    /**
+     * A start without checkpoint directory on which the stateful operator {@code stableId} starts from {@code
+     * versions} (one per state partition) after batch {@code time}: state decoded elsewhere than from this
+     * context's checkpoints (the restore seam, as tests drive it).
+     */
+    public <K, S> Recovery withState(String stableId, Time time, JavaRDD<StateVersion<K, S>> versions) {
+        if (store != null) {
+            throw new IllegalStateException("state is given only to a start without checkpoint directory");
+        }
+        StartPlan plan = new StartPlan() {
+            @Override
+            public String checkpointDirectory() {
+                return null;
+            }
+
+            @Override
+            public NavigableMap<Time, String> positionsOf(String id) {
+                return given.positionsOf(id);
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            public <K2, S2> StateStart<K2, S2> stateOf(String id, String kind, String name,
+                    KeyGroupPartitioner partitioner, Duration slide) {
+                return id.equals(stableId)
+                        ? new StateStart<>(time, (JavaRDD<StateVersion<K2, S2>>) (JavaRDD<?>) versions, null)
+                        : given.stateOf(id, kind, name, partitioner, slide);
+            }
+        };
+        return new Recovery(null, null, null, prefetch, plan);
     }
 
     /** Opens the checkpoint directory to record progress in, recovering nothing ({@code checkpoint(dir)}). */
@@ -114,10 +170,18 @@ public final class Recovery {
         return new UncheckedIOException("cannot read the checkpoint directory " + directory + ": " + e.getMessage(), e);
     }
 
-    /** Drops whatever state was decoded ahead and not taken (the context stops). */
+    /**
+     * The context stops (after its last batch): waits for the progress already submitted to be written, and
+     * drops whatever state was decoded ahead and not taken.
+     */
     public void close() {
+        CheckpointWriter w = writer;
+        if (w != null) {
+            w.close();
+        }
         prefetch.close();
     }
+
 
     public Optional<Checkpoint> recovered() {
         return Optional.ofNullable(recovered);
@@ -132,34 +196,46 @@ public final class Recovery {
     }
 
     /**
-     * Starts {@code graph} (fixes its zero time) on the recovered progress, or afresh: checks the graph matches
-     * the checkpoint, restores source positions and state, and plans which batches run before the timer.
+     * Builds the running graph of {@code description} (validated and frozen) on the recovered progress, or
+     * afresh: checks the description matches the checkpoint, builds the operators with the saved source
+     * positions and state, and plans which batches run before the timer. The one start path of every context,
+     * with a checkpoint directory or without ({@link #none()}).
      */
-    public Start start(StreamGraph graph, Time now, Settings settings) {
+    public Start start(JavaSparkContext sc, GraphDescription description, Time now, Settings settings) {
         try {
-            return startOn(graph, now, settings);
+            return startOn(sc, description, now, settings);
         } catch (RuntimeException e) {
             prefetch.close();
             throw e;
         }
     }
 
-    private Start startOn(StreamGraph graph, Time now, Settings settings) {
-        deleteOldRddCheckpoints(graph);
+    private Start startOn(JavaSparkContext sc, GraphDescription description, Time now, Settings settings) {
+        Duration interval = description.batchInterval();
+        if (store == null) {
+            Time zero = BatchGrid.startingAt(now, interval).zero();
+            return new Start(new StreamGraph(sc, description, zero, Set.of(), given), List.of(), zero.plus(interval),
+                    List.of());
+        }
+        deleteOldRddCheckpoints(sc);
+        Set<String> checkpointed = new HashSet<>();
+        for (Node<?> node : description.reachedByOutputs()) {
+            checkpointed.add(description.stableId(node));
+        }
+        CheckpointedStart plan = new CheckpointedStart(sc, directory, storage(), checkpointed, recovered,
+                prefetch);
         if (recovered == null) {
             prefetch.close();
-            List<StateCheckpointer<?, ?>> states = stateCheckpointers(graph);
-            Time zero = BatchGrid.startingAt(now, graph.batchInterval()).zero();
-            graph.start(zero);
-            return new Start(List.of(), zero.plus(graph.batchInterval()),
-                    new CheckpointWriter(store, graph, List.copyOf(states), zero, null));
+            Time zero = BatchGrid.startingAt(now, interval).zero();
+            StreamGraph graph = new StreamGraph(sc, description, zero, Set.of(), plan);
+            return started(graph, plan, List.of(), zero.plus(interval), zero, null);
         }
-        if (!recovered.batchInterval().equals(graph.batchInterval())) {
+        if (!recovered.batchInterval().equals(interval)) {
             throw new IllegalStateException("The checkpoint in " + directory + " was written with batch interval "
                     + Durations.show(recovered.batchInterval()) + ", but the application now uses "
-                    + Durations.show(graph.batchInterval()) + ": use the same interval, or a new checkpoint directory");
+                    + Durations.show(interval) + ": use the same interval, or a new checkpoint directory");
         }
-        List<String> mismatches = GraphMatch.mismatches(graph, recovered);
+        List<String> mismatches = GraphMatch.mismatches(description, recovered);
         if (!mismatches.isEmpty()) {
             if (!settings.allowDroppingState()) {
                 throw new IllegalStateException("The application's graph no longer matches the checkpoint in "
@@ -168,41 +244,44 @@ public final class Recovery {
             }
             mismatches.forEach(m -> LOG.warn("Dropping {} (sluice.recovery.allowDroppingState is set)", m));
         }
-        RecoveryPlan plan = RecoveryPlan.of(recovered, now, settings.skipMissedBatches());
-        List<StateCheckpointer<?, ?>> states = stateCheckpointers(graph);
-        graph.skipBatches(plan.skipped());
-        graph.start(recovered.zeroTime());
-        restoreSources(graph, plan);
-        List<List<StateFile>> restored = new ArrayList<>();
-        for (StateCheckpointer<?, ?> state : states) {
-            recovered.stateOf(state.operator().stableId()).filter(s -> s.kind().equals(state.operator().kind()))
-                    .ifPresent(s -> restored.addAll(state.restore(s, prefetch)));
-        }
-        prefetch.retainOnly(storage().root().toString(), restored);
-        LOG.info("Recovered at batch {}: running {} batches again or late ({} skipped), then the timer from {}",
-                recovered.batchTime(), plan.rerun().size(), plan.skipped().size(), plan.firstTimerBatch());
-        return new Start(plan.rerun(), plan.firstTimerBatch(),
-                new CheckpointWriter(store, graph, List.copyOf(states), recovered.zeroTime(), recovered.batchTime()));
-    }
-
-    /** Takes over state checkpoints (and lineage cuts) of every stateful operator; before the graph starts. */
-    private List<StateCheckpointer<?, ?>> stateCheckpointers(StreamGraph graph) {
-        List<StateCheckpointer<?, ?>> result = new ArrayList<>();
-        Broadcast<SerializableConfiguration> conf = null;
-        for (Operator<?> op : graph.operators()) {
-            if (op instanceof StatefulOperator<?, ?, ?, ?, ?> stateful) {
-                if (conf == null) {
-                    conf = SerializableConfiguration.broadcast(graph.sparkContext().sc());
-                }
-                result.add(checkpointer(stateful, conf));
+        RecoveryPlan batches = RecoveryPlan.of(recovered, now, settings.skipMissedBatches());
+        StreamGraph graph = new StreamGraph(sc, description, recovered.zeroTime(), Set.copyOf(batches.skipped()),
+                plan);
+        List<String> lossy = new ArrayList<>();
+        for (InputOperator<?> input : graph.inputs()) {
+            if (!input.replayable()) {
+                lossy.add(input.describe());
             }
         }
-        return result;
+        lossWarning(lossy, recovered, batches).ifPresent(LOG::warn);
+        prefetch.retainOnly(storage().root().toString(), plan.restoredChains());
+        LOG.info("Recovered at batch {}: running {} batches again or late ({} skipped), then the timer from {}",
+                recovered.batchTime(), batches.rerun().size(), batches.skipped().size(), batches.firstTimerBatch());
+        return started(graph, plan, batches.rerun(), batches.firstTimerBatch(), recovered.zeroTime(),
+                recovered.batchTime());
     }
 
-    private <K, S> StateCheckpointer<K, S> checkpointer(StatefulOperator<K, ?, S, ?, ?> op,
-            Broadcast<SerializableConfiguration> conf) {
-        return new StateCheckpointer<>(op, storage().root().toString(), storage().fileSystem(), conf);
+    /** The scheduler observes the batches for the progress writer and the state checkpoints. */
+    private Start started(StreamGraph graph, CheckpointedStart plan, List<Time> rerun, Time first, Time zero,
+            Time lastCheckpointed) {
+        List<StateCheckpointer<?, ?>> states = new ArrayList<>();
+        for (Operator<?> op : graph.operators()) {
+            if (op instanceof StatefulOperator<?, ?, ?, ?, ?> stateful) {
+                checkpointer(stateful, plan, graph.outputs().size() + states.size()).ifPresent(states::add);
+            }
+        }
+        CheckpointWriter w = new CheckpointWriter(store, graph, List.copyOf(states), zero, lastCheckpointed);
+        this.writer = w;
+        List<BatchScheduler.BatchObserver> observers = new ArrayList<>();
+        observers.add(w);
+        observers.addAll(states);
+        return new Start(graph, rerun, first, observers);
+    }
+
+    /** Its checkpoint job's id follows the output operations' ids (and those of earlier state checkpoints). */
+    private static <K, S> Optional<StateCheckpointer<K, S>> checkpointer(StatefulOperator<K, ?, S, ?, ?> op,
+            CheckpointedStart plan, int jobId) {
+        return plan.<K, S>checkpointsOf(op.stableId()).map(c -> new StateCheckpointer<>(op, c, jobId));
     }
 
     private HadoopCheckpointStorage storage() {
@@ -210,9 +289,9 @@ public final class Recovery {
     }
 
     /** Spark's RDD checkpoints of earlier SparkContexts: nothing ever reads them again. */
-    private void deleteOldRddCheckpoints(StreamGraph graph) {
+    private void deleteOldRddCheckpoints(JavaSparkContext sc) {
         HadoopCheckpointStorage storage = storage();
-        scala.Option<String> current = graph.sparkContext().sc().getCheckpointDir();
+        scala.Option<String> current = sc.sc().getCheckpointDir();
         try {
             org.apache.hadoop.fs.Path rdd = new org.apache.hadoop.fs.Path(storage.root(), "rdd");
             if (!storage.fileSystem().exists(rdd)) {
@@ -227,25 +306,6 @@ public final class Recovery {
         } catch (IOException e) {
             LOG.warn("Could not delete old RDD checkpoints under {}", directory, e);
         }
-    }
-
-    private void restoreSources(StreamGraph graph, RecoveryPlan plan) {
-        List<String> lossy = new ArrayList<>();
-        for (InputOperator<?> input : graph.inputs()) {
-            NavigableMap<Time, String> positions = new TreeMap<>();
-            for (Checkpoint.SourcePosition p : recovered.sources()) {
-                if (p.operatorId().equals(input.stableId())) {
-                    positions.put(p.time(), p.position());
-                }
-            }
-            if (!positions.isEmpty()) {
-                input.restorePositions(positions);
-            }
-            if (!input.replayable()) {
-                lossy.add(input.describe());
-            }
-        }
-        lossWarning(lossy, recovered, plan).ifPresent(LOG::warn);
     }
 
     /**

@@ -1,39 +1,39 @@
 package io.sluice.dstream.internal.recovery;
 
+import io.sluice.dstream.internal.CallSite;
+import io.sluice.dstream.internal.Job;
 import io.sluice.dstream.internal.Operator;
-import io.sluice.dstream.internal.OutputOperation;
+import io.sluice.dstream.internal.OperatorException;
+import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.dstream.internal.state.StatefulOperator;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.internal.JobTags;
 import io.sluice.recovery.internal.StateCheckpoint;
-import io.sluice.recovery.internal.StateFile;
 import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.checkpoint.StateCheckpointing;
-import io.sluice.state.internal.checkpoint.StatePrefetch;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.util.SerializableConfiguration;
 
 /**
- * Connects one stateful operator to its {@link StateCheckpointing}: at the operator's checkpoint times (every
- * ten slides by default) the checkpoint is planned when the batch is generated, the operator computes the next
- * batch's state from the planned state (its lineage cut), and the batch runs one more job after its outputs,
- * which writes the files.
+ * Writes one stateful operator's state checkpoints, observing the batches: at the operator's checkpoint times
+ * (every ten slides by default) the operator plans the checkpoint as it computes the batch's state (it was
+ * built with the {@link StateCheckpointing}, see {@link CheckpointedStart}), and the batch runs one more job
+ * after its outputs, which writes the files.
  */
-final class StateCheckpointer<K, S> implements StateCheckpoints {
+final class StateCheckpointer<K, S> implements StateCheckpoints, BatchScheduler.BatchObserver {
+    private static final String KIND = "checkpointState";
+
     private final StatefulOperator<K, ?, S, ?, ?> op;
     private final StateCheckpointing<K, S> checkpoints;
+    private final int jobId;
+    private final String callSite = CallSite.of(KIND);
 
-    StateCheckpointer(StatefulOperator<K, ?, S, ?, ?> op, String root, FileSystem fs,
-            Broadcast<SerializableConfiguration> conf) {
+    /** @param jobId the id listeners see for the checkpoint job (after the output operations' ids) */
+    StateCheckpointer(StatefulOperator<K, ?, S, ?, ?> op, StateCheckpointing<K, S> checkpoints, int jobId) {
         this.op = op;
-        this.checkpoints = new StateCheckpointing<>(op.graph().sparkContext().sc(), root, fs, conf, op.stableId(),
-                op.kind(), op.describe(), op.partitioner());
-        op.cutLineageByRecovery();
-        new OutputOperation<>(new CheckpointTimes(), "checkpointState", checkpoints::write);
+        this.checkpoints = checkpoints;
+        this.jobId = jobId;
     }
 
     @Override
@@ -46,41 +46,29 @@ final class StateCheckpointer<K, S> implements StateCheckpoints {
         return checkpoints.latestAsOf(time);
     }
 
-    /**
-     * After a restart: the next batch's state starts from the checkpoint's files, read in parallel (or taken
-     * from what {@code prefetch} decoded ahead). Returns the chain of files each partition is restored from.
-     */
-    List<List<StateFile>> restore(StateCheckpoint state, StatePrefetch prefetch) {
-        StateCheckpointing.Restored<K, S> restored =
-                checkpoints.restore(state, state.time().plus(op.slide()), prefetch);
-        op.restoreFrom(state.time(), restored.versions());
-        return restored.chains();
-    }
-
-    /** Plans the checkpoint of {@code time} and cuts the lineage there; on the event loop, at generation. */
-    private Optional<JavaRDD<StateVersion<K, S>>> planAndCut(Time time) {
-        Optional<? extends JavaRDD<?>> state = op.stateRecords(time);
-        if (state.isEmpty()) {
-            return Optional.empty();
+    /** At a checkpoint time: the state of the batch (planned as it is computed), and the job writing it. */
+    @Override
+    public List<Job> jobs(Time time) {
+        if (!op.isStateCheckpointTime(time)) {
+            return List.of();
         }
-        op.restoreFrom(time, checkpoints.plan(time, state.get().rdd()));
-        return op.stateVersions(time);
-    }
-
-    /** An operator with an RDD only at the stateful operator's checkpoint times: the state to write. */
-    private final class CheckpointTimes extends Operator<StateVersion<K, S>> {
-        CheckpointTimes() {
-            super(op.graph(), "checkpointState", List.of(op), List.of());
+        var sc = op.graph().sparkContext().sc();
+        JobTags.tag(sc, time.milliseconds(), callSite); // jobs run computing the state belong to this one
+        Optional<JavaRDD<StateVersion<K, S>>> versions;
+        try {
+            versions = op.stateVersions(time);
+        } finally {
+            JobTags.clear(sc);
         }
-
-        @Override
-        public Duration slide() {
-            return op.stateCheckpointInterval();
-        }
-
-        @Override
-        protected Optional<JavaRDD<StateVersion<K, S>>> compute(Time time) {
-            return planAndCut(time);
-        }
+        versions.ifPresent(v -> v.setName(callSite + " @ " + time.milliseconds()));
+        return versions.map(v -> List.of(new Job(time, jobId, KIND, callSite, () -> {
+            try {
+                checkpoints.write(v, time);
+            } catch (OperatorException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new OperatorException(callSite, time, e);
+            }
+        }))).orElse(List.of());
     }
 }

@@ -1,7 +1,6 @@
 package io.sluice.dstream.internal.scheduler;
 
 import io.sluice.dstream.internal.StreamGraph;
-import io.sluice.dstream.internal.OutputOperation;
 import io.sluice.dstream.internal.Job;
 import io.sluice.dstream.internal.InputOperator;
 import io.sluice.dstream.Clock;
@@ -12,6 +11,7 @@ import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.rdd.internal.Deadline;
 import io.sluice.rdd.internal.JobTags;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,6 +38,14 @@ public final class BatchScheduler {
 
     /** Called on the event loop thread around each batch; recovery implements it to record progress. */
     public interface BatchObserver {
+        /**
+         * Jobs this observer adds to batch {@code time}, run after its output operations; asked when the batch
+         * is generated, right after the outputs' jobs.
+         */
+        default List<Job> jobs(Time time) {
+            return List.of();
+        }
+
         default void batchGenerated(Time time) {
         }
 
@@ -200,7 +208,10 @@ public final class BatchScheduler {
         long submitted = clock.millis();
         List<Job> jobs;
         try {
-            jobs = graph.generateJobs(time);
+            jobs = new ArrayList<>(graph.generateJobs(time));
+            for (BatchObserver observer : observers) {
+                jobs.addAll(observer.jobs(time));
+            }
         } catch (Throwable e) { // also Errors and checked exceptions Scala code throws: the batch must complete
             LOG.error("Could not generate the jobs of batch {}", time, e);
             errors.accept(e);
@@ -228,12 +239,12 @@ public final class BatchScheduler {
     }
 
     private void runJob(Job job) {
-        int outputId = job.output().id();
+        int outputId = job.outputId();
         post(new JobStarted(job.time(), outputId, clock.millis()));
         Throwable error = null;
         var sc = graph.sparkContext().sc();
         try {
-            JobTags.tag(sc, job.time().milliseconds(), job.output().callSite());
+            JobTags.tag(sc, job.time().milliseconds(), job.callSite());
             job.body().run();
         } catch (Throwable e) {
             error = e;
@@ -324,8 +335,8 @@ public final class BatchScheduler {
             this.input = input;
             this.remaining = jobs.size();
             for (Job job : jobs) {
-                OutputOperation<?> out = job.output();
-                outputs.put(out.id(), new OutputOperationInfo(time, out.id(), out.kind(), out.callSite(), -1, -1, null));
+                outputs.put(job.outputId(), new OutputOperationInfo(time, job.outputId(), job.kind(), job.callSite(),
+                        -1, -1, null));
             }
         }
 

@@ -1,6 +1,8 @@
 package io.sluice.dstream.internal.state;
 
-import io.sluice.dstream.internal.Operator;
+import io.sluice.dstream.internal.GraphDescription;
+import io.sluice.dstream.internal.Node;
+import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.Transforms;
 import io.sluice.state.StateSpec;
@@ -18,13 +20,19 @@ public final class MapWithStateOperator<K, V, S, M> extends StatefulOperator<K, 
     private final StateSpec<K, V, S, M> spec;
     private final long timeoutMillis;
 
-    public MapWithStateOperator(Operator<Tuple2<K, V>> parent, StateSpec<K, V, S, M> spec) {
-        super("mapWithState", parent, spec.userFunction(),
-                StatePartitioning.of(spec.getPartitioner().orElse(null), spec.getNumPartitions().orElse(null),
-                        parent.graph().sparkContext().defaultParallelism()),
-                spec.getInitialState().orElse(null));
+    private MapWithStateOperator(Config config, StateSpec<K, V, S, M> spec, KeyGroupPartitioner partitioner) {
+        super(config, partitioner, spec.getInitialState().orElse(null));
         this.spec = spec;
         this.timeoutMillis = spec.getTimeout().map(java.time.Duration::toMillis).orElse(0L);
+    }
+
+    /** Describes mapWithState over {@code parent}; {@code defaultParallelism} sizes the state without a spec. */
+    public static <K, V, S, M> Node<M> node(GraphDescription graph, Node<Tuple2<K, V>> parent,
+            StateSpec<K, V, S, M> spec, int defaultParallelism) {
+        KeyGroupPartitioner partitioner = StatePartitioning.of(spec.getPartitioner().orElse(null),
+                spec.getNumPartitions().orElse(null), defaultParallelism);
+        return statefulNode(graph, "mapWithState", parent, spec.userFunction(),
+                config -> new MapWithStateOperator<>(config, spec, partitioner));
     }
 
     @Override

@@ -1,10 +1,14 @@
 package io.sluice.dstream.internal.state;
 
 import io.sluice.rdd.internal.ClassTags;
+import io.sluice.dstream.internal.CallSite;
+import io.sluice.dstream.internal.GraphDescription;
+import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.RddSeries;
-import io.sluice.dstream.internal.Rdds;
+import io.sluice.dstream.internal.StateStart;
 import io.sluice.rdd.internal.Exchange;
+import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
 import io.sluice.state.internal.StateLoader;
@@ -34,7 +38,8 @@ import scala.Tuple2;
  * checkpoint interval (default ten slides): to the checkpoint directory if there is one, else locally.
  *
  * <p>The seam for recovery: {@link #stateVersions(Time)} gives the state after a batch (one version per
- * partition), and {@link #restoreFrom} makes the batch after a restored time start from restored versions.
+ * partition); the {@link StateStart} it is built with gives the state a restart restored, and plans the state
+ * checkpoints, from which the next batch's state is then computed (the lineage cut).
  *
  * @param <R> the state RDD's partition record
  * @param <T> the output record
@@ -46,24 +51,41 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     private final Operator<Tuple2<K, V>> parent;
     private final KeyGroupPartitioner partitioner;
     private final JavaPairRDD<K, S> initialState;
+    private final StateStart.Planner<K, S> planner; // null: state RDDs are cut with Spark's checkpoints
     private final RddSeries<R> states = new RddSeries<>();
     /** The exchanges of batches still running, by batch time. */
     private final NavigableMap<Time, Exchange<K, V>> exchanges = new ConcurrentSkipListMap<>();
-    private volatile Restored<K, S> restored;
-    private volatile boolean lineageCutByRecovery;
+    /** Restored or planned states the batch after their time starts from (instead of the state RDD). */
+    private final NavigableMap<Time, JavaRDD<StateVersion<K, S>>> bases = new ConcurrentSkipListMap<>();
     private Serializer shuffleSerializer;
     private boolean shuffleSerializerChosen;
 
-    private record Restored<K, S>(Time time, JavaRDD<StateVersion<K, S>> versions) {
-    }
-
-    protected StatefulOperator(String kind, Operator<Tuple2<K, V>> parent, Object userFunction,
-            KeyGroupPartitioner partitioner, JavaPairRDD<K, S> initialState) {
-        super(parent.graph(), kind, List.of(parent), userFunction == null ? List.of() : List.of(userFunction));
-        this.parent = parent;
+    protected StatefulOperator(Config config, KeyGroupPartitioner partitioner, JavaPairRDD<K, S> initialState) {
+        super(config);
+        @SuppressWarnings("unchecked")
+        Operator<Tuple2<K, V>> p = (Operator<Tuple2<K, V>>) config.parents().get(0);
+        this.parent = p;
         this.partitioner = partitioner;
         this.initialState = initialState;
-        checkpoint(parent.slide().multipliedBy(DEFAULT_CHECKPOINT_SLIDES));
+        StateStart<K, S> start = config.plan().stateOf(stableId(), kind(), describe(), partitioner, slide());
+        this.planner = start.planner();
+        if (start.restored() != null) {
+            if (start.restored().getNumPartitions() != partitioner.numPartitions()) {
+                throw new IllegalArgumentException(describe() + ": restored state has "
+                        + start.restored().getNumPartitions() + " partitions, the operator "
+                        + partitioner.numPartitions());
+            }
+            bases.put(start.restoredTime(), start.restored());
+        }
+    }
+
+    /** Describes a stateful stream over {@code parent}; its state's lineage is cut every ten slides by default. */
+    protected static <K, V, T> Node<T> statefulNode(GraphDescription graph, String kind, Node<Tuple2<K, V>> parent,
+            Object userFunction, Node.Factory<T> factory) {
+        return graph.add(kind, CallSite.of(kind), List.of(parent), parent.slide(), null,
+                userFunction == null ? List.of() : List.of(userFunction),
+                Node.Settings.DEFAULT.withCheckpointInterval(parent.slide().multipliedBy(DEFAULT_CHECKPOINT_SLIDES)),
+                factory);
     }
 
     /** Whether keys carry timeouts. */
@@ -102,7 +124,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
 
     /** The state RDD of batch {@code time} (computing it, and the ones before it, if needed). */
     public final synchronized Optional<JavaRDD<R>> stateRecords(Time time) {
-        if (zeroTime() == null || !isValidTime(time)) {
+        if (!isValidTime(time)) {
             return Optional.empty();
         }
         Optional<JavaRDD<R>> existing = states.get(time);
@@ -120,8 +142,13 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
                 exchange.rdd(), partitioner, transition(time));
         JavaRDD<R> state = new JavaRDD<>(rdd, ClassTags.any());
         state.setName(describe() + " state @ " + time.milliseconds());
-        return Optional.of(states.add(time, state, StorageLevel.MEMORY_ONLY(),
-                isCheckpointTime(time) && !lineageCutByRecovery));
+        states.add(time, state, StorageLevel.MEMORY_ONLY(), isCheckpointTime(time) && planner == null);
+        if (planner != null && isCheckpointTime(time)) {
+            // The checkpoint of this batch is planned now, and the next batch's state computed from the planned
+            // state: the lineage is cut there (the batch's checkpoint job writes the files).
+            bases.put(time, planner.plan(time, state.rdd()));
+        }
+        return Optional.of(state);
     }
 
     /** The state after batch {@code time}: one version per state partition, in partition order. */
@@ -129,34 +156,11 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         return stateRecords(time).map(this::versions);
     }
 
-    /**
-     * Makes the batch after {@code time} start from {@code versions} (partition i holding the one version of
-     * state partition i, for this operator's {@link #partitioner()}) instead of computing the state of
-     * {@code time}. For the recovery layer, before the context starts generating batches after {@code time}.
-     */
-    public final void restoreFrom(Time time, JavaRDD<StateVersion<K, S>> versions) {
-        if (versions.getNumPartitions() != partitioner.numPartitions()) {
-            throw new IllegalArgumentException(describe() + ": restored state has " + versions.getNumPartitions()
-                    + " partitions, the operator " + partitioner.numPartitions());
-        }
-        restored = new Restored<>(time, versions);
-    }
-
-    /**
-     * For the recovery layer, before start: it writes this operator's state at its checkpoint times (as
-     * snapshots and deltas) and cuts the lineage there itself with {@link #restoreFrom}, so state RDDs are not
-     * checkpointed a second time here.
-     */
-    public final void cutLineageByRecovery() {
-        graph().ensureNotStarted("cutLineageByRecovery()");
-        lineageCutByRecovery = true;
-    }
-
     private JavaRDD<?> previous(Time time) {
         Time previousTime = time.minus(slide());
-        Restored<K, S> r = restored;
-        if (r != null && r.time().equals(previousTime)) {
-            return r.versions();
+        JavaRDD<StateVersion<K, S>> base = bases.get(previousTime);
+        if (base != null) {
+            return base;
         }
         if (previousTime.isAfter(zeroTime())) {
             return stateRecords(previousTime).orElse(null);
@@ -212,13 +216,13 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     @Override
     protected void forgetOlderThan(Time oldestKept) {
         states.forgetThrough(oldestKept);
-        Restored<K, S> r = restored;
-        if (r != null && !r.time().isAfter(oldestKept)) {
-            restored = null;
-            if (r.versions().getStorageLevel().useMemory()) { // read ahead after a restart
-                r.versions().unpersist(false);
+        Map<Time, JavaRDD<StateVersion<K, S>>> old = bases.headMap(oldestKept, true);
+        for (JavaRDD<StateVersion<K, S>> base : old.values()) {
+            if (base.getStorageLevel().useMemory()) { // read ahead after a restart
+                base.unpersist(false);
             }
         }
+        old.clear();
     }
 
     /** State RDDs currently kept, for tests and diagnostics. */
@@ -228,5 +232,10 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
 
     public final Duration stateCheckpointInterval() {
         return checkpointInterval();
+    }
+
+    /** Whether the state of batch {@code time} is checkpointed: a batch time on the checkpoint interval's grid. */
+    public final boolean isStateCheckpointTime(Time time) {
+        return new BatchGrid(zeroTime(), checkpointInterval()).contains(time);
     }
 }

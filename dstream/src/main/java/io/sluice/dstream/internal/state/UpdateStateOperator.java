@@ -1,6 +1,7 @@
 package io.sluice.dstream.internal.state;
 
-import io.sluice.dstream.internal.Operator;
+import io.sluice.dstream.internal.GraphDescription;
+import io.sluice.dstream.internal.Node;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.Transforms;
@@ -18,10 +19,18 @@ import scala.Tuple2;
 public final class UpdateStateOperator<K, V, S> extends StatefulOperator<K, V, S, StateVersion<K, S>, Tuple2<K, S>> {
     private final Function2<List<V>, Optional<S>, Optional<S>> function;
 
-    public UpdateStateOperator(Operator<Tuple2<K, V>> parent, Function2<List<V>, Optional<S>, Optional<S>> function,
+    private UpdateStateOperator(Config config, Function2<List<V>, Optional<S>, Optional<S>> function,
             KeyGroupPartitioner partitioner, JavaPairRDD<K, S> initialState) {
-        super("updateStateByKey", parent, function, partitioner, initialState);
+        super(config, partitioner, initialState);
         this.function = function;
+    }
+
+    /** Describes updateStateByKey over {@code parent}. */
+    public static <K, V, S> Node<Tuple2<K, S>> node(GraphDescription graph, Node<Tuple2<K, V>> parent,
+            Function2<List<V>, Optional<S>, Optional<S>> function, KeyGroupPartitioner partitioner,
+            JavaPairRDD<K, S> initialState) {
+        return statefulNode(graph, "updateStateByKey", parent, function,
+                config -> new UpdateStateOperator<>(config, function, partitioner, initialState));
     }
 
     @Override

@@ -1,7 +1,10 @@
 package io.sluice.dstream.internal.window;
 
 import io.sluice.rdd.internal.ClassTags;
+import io.sluice.dstream.internal.CallSite;
 import io.sluice.dstream.internal.DerivedOperator;
+import io.sluice.dstream.internal.GraphDescription;
+import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.RddSeries;
@@ -36,7 +39,6 @@ import scala.reflect.ClassTag;
  * when the context has a checkpoint directory and with local checkpoints otherwise.
  */
 public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
-    private final Operator<Tuple2<K, V>> source;
     private final Operator<KeyedMap<K, V>> perBatch;
     private final Duration window;
     private final Duration slide;
@@ -44,39 +46,44 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
     private final WindowMerge<K, V> merge;
     private final RddSeries<KeyedMap<K, V>> windows = new RddSeries<>();
 
-    public ReducedWindowOperator(Operator<Tuple2<K, V>> source, Function2<V, V, V> reduce,
-            Function2<V, V, V> inverse, Function<Tuple2<K, V>, Boolean> filter, Duration window, Duration slide,
-            Partitioner partitioner) {
-        super(source.graph(), "reduceByKeyAndWindow", List.of(reducedPerBatch(source, reduce, partitioner)),
-                filter == null ? List.of(reduce, inverse) : List.of(reduce, inverse, filter));
-        this.source = source;
-        this.perBatch = castParent(parents().get(0));
-        this.window = Durations.requirePositiveMillis(window, callSite() + ": the window duration");
-        this.slide = Durations.requirePositiveMillis(slide, callSite() + ": the slide duration");
+    private ReducedWindowOperator(Config config, Duration window, Partitioner partitioner, WindowMerge<K, V> merge) {
+        super(config);
+        @SuppressWarnings("unchecked")
+        Operator<KeyedMap<K, V>> parent = (Operator<KeyedMap<K, V>>) config.parents().get(0);
+        this.perBatch = parent;
+        this.window = window;
+        this.slide = slide();
         this.partitioner = partitioner;
-        this.merge = new WindowMerge<>(reduce, inverse, filter);
-        checkpoint(WindowChecks.defaultCheckpointInterval(slide));
+        this.merge = merge;
+    }
+
+    /**
+     * Describes the window over {@code source}: a stream of each batch reduced by key (kept while it is in the
+     * window), and the window itself, cut every {@link WindowChecks#defaultCheckpointInterval} by default.
+     */
+    public static <K, V> Node<Tuple2<K, V>> node(GraphDescription graph, Node<Tuple2<K, V>> source,
+            Function2<V, V, V> reduce, Function2<V, V, V> inverse, Function<Tuple2<K, V>, Boolean> filter,
+            Duration window, Duration slide, Partitioner partitioner) {
+        Node<KeyedMap<K, V>> perBatch = reducedPerBatch(graph, source, reduce, partitioner);
+        String callSite = CallSite.of("reduceByKeyAndWindow");
+        Duration length = Durations.requirePositiveMillis(window, callSite + ": the window duration");
+        Duration every = Durations.requirePositiveMillis(slide, callSite + ": the slide duration");
+        WindowMerge<K, V> merge = new WindowMerge<>(reduce, inverse, filter);
+        return graph.add("reduceByKeyAndWindow", callSite, List.of(perBatch), every, length,
+                filter == null ? List.of(reduce, inverse) : List.of(reduce, inverse, filter),
+                Node.Settings.DEFAULT.withCheckpointInterval(WindowChecks.defaultCheckpointInterval(every)),
+                config -> new ReducedWindowOperator<>(config, length, partitioner, merge));
     }
 
     /** Each batch reduced by key into one map per partition, kept (deserialized) while it is in the window. */
-    private static <K, V> Operator<KeyedMap<K, V>> reducedPerBatch(Operator<Tuple2<K, V>> source,
+    private static <K, V> Node<KeyedMap<K, V>> reducedPerBatch(GraphDescription graph, Node<Tuple2<K, V>> source,
             Function2<V, V, V> reduce, Partitioner partitioner) {
-        DerivedOperator<KeyedMap<K, V>> reduced = DerivedOperator.of(
-                "reduceByKey (batches of reduceByKeyAndWindow)", source, reduce, (rdd, time, fns) ->
-                        Transforms.mapPartitions(Aggregations.shuffledPartials(Rdds.pairs(rdd), reduce, partitioner),
-                                KeyedMaps.reducedIntoMap(reduce), true));
-        reduced.persist(StorageLevel.MEMORY_ONLY());
+        Node<KeyedMap<K, V>> reduced = DerivedOperator.node(graph, "reduceByKey (batches of reduceByKeyAndWindow)",
+                source, reduce, (rdd, time, fns) -> Transforms.mapPartitions(
+                        Aggregations.shuffledPartials(Rdds.pairs(rdd), reduce, partitioner),
+                        KeyedMaps.reducedIntoMap(reduce), true));
+        graph.persist(reduced, StorageLevel.MEMORY_ONLY());
         return reduced;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> Operator<T> castParent(Operator<?> parent) {
-        return (Operator<T>) parent;
-    }
-
-    @Override
-    public Duration slide() {
-        return slide;
     }
 
     public Duration window() {
@@ -84,18 +91,8 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
     }
 
     @Override
-    protected Duration parentRememberDuration() {
-        return rememberDuration().plus(window);
-    }
-
-    @Override
     protected boolean cutsLineageOfOutput() {
         return false; // the window maps are cut instead; the records are a view of them
-    }
-
-    @Override
-    protected List<String> validate(Duration batchInterval) {
-        return WindowChecks.problems(this, source, window, slide, super.validate(batchInterval));
     }
 
     @Override

@@ -1,6 +1,9 @@
 package io.sluice.dstream.internal.window;
 
+import io.sluice.dstream.internal.CallSite;
 import io.sluice.dstream.internal.Durations;
+import io.sluice.dstream.internal.GraphDescription;
+import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.rdd.Time;
 import java.time.Duration;
@@ -21,35 +24,30 @@ import org.apache.spark.storage.StorageLevel;
 public final class WindowOperator<T> extends Operator<T> {
     private final Operator<T> parent;
     private final Duration window;
-    private final Duration slide;
 
-    public WindowOperator(Operator<T> parent, Duration window, Duration slide) {
-        super(parent.graph(), "window", List.of(parent), List.of());
-        this.parent = parent;
-        this.window = Durations.requirePositiveMillis(window, callSite() + ": the window duration");
-        this.slide = Durations.requirePositiveMillis(slide, callSite() + ": the slide duration");
-        if (parent.storageLevel().equals(StorageLevel.NONE())) {
-            parent.persist(StorageLevel.MEMORY_ONLY_SER());
-        }
+    private WindowOperator(Config config, Duration window) {
+        super(config);
+        @SuppressWarnings("unchecked")
+        Operator<T> p = (Operator<T>) config.parents().get(0);
+        this.parent = p;
+        this.window = window;
     }
 
-    @Override
-    public Duration slide() {
-        return slide;
+    /** Describes a window over {@code parent}; its parent is persisted unless the user chose a level. */
+    public static <T> Node<T> node(GraphDescription graph, Node<T> parent, Duration window, Duration slide) {
+        String callSite = CallSite.of("window");
+        Duration length = Durations.requirePositiveMillis(window, callSite + ": the window duration");
+        Duration every = Durations.requirePositiveMillis(slide, callSite + ": the slide duration");
+        Node<T> node = graph.add("window", callSite, List.of(parent), every, length, List.of(), Node.Settings.DEFAULT,
+                config -> new WindowOperator<T>(config, length));
+        if (graph.settings(parent).storageLevel().equals(StorageLevel.NONE())) {
+            graph.persist(parent, StorageLevel.MEMORY_ONLY_SER());
+        }
+        return node;
     }
 
     public Duration window() {
         return window;
-    }
-
-    @Override
-    protected Duration parentRememberDuration() {
-        return rememberDuration().plus(window);
-    }
-
-    @Override
-    protected List<String> validate(Duration batchInterval) {
-        return WindowChecks.problems(this, parent, window, slide, super.validate(batchInterval));
     }
 
     @Override

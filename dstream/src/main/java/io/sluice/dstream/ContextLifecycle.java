@@ -1,0 +1,206 @@
+package io.sluice.dstream;
+
+import io.sluice.dstream.internal.GraphDescription;
+import io.sluice.dstream.internal.InputOperator;
+import io.sluice.dstream.internal.Node;
+import io.sluice.dstream.internal.Operator;
+import io.sluice.dstream.internal.ShutdownHook;
+import io.sluice.dstream.internal.StreamGraph;
+import io.sluice.dstream.internal.recovery.Recovery;
+import io.sluice.dstream.internal.scheduler.BatchScheduler;
+import io.sluice.dstream.internal.scheduler.ListenerBus;
+import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.dstream.source.internal.Sources;
+import io.sluice.rdd.Time;
+import io.sluice.rdd.internal.Deadline;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.spark.api.java.JavaSparkContext;
+
+/**
+ * A context's lifecycle: INITIALIZED, then ACTIVE after {@link #start}, then STOPPED, at most one context
+ * active per JVM; waiting for termination and the first batch failure. Starting has one path, with or without
+ * a checkpoint to continue from: the context's {@link Recovery} (recovered by getOrCreate, opened on the
+ * checkpoint directory, or {@link Recovery#none()}) starts the graph and says which batches run first.
+ */
+final class ContextLifecycle {
+    private static final AtomicReference<StreamingContext> ACTIVE = new AtomicReference<>();
+
+    private final StreamingContext context;
+    private final JavaSparkContext sc;
+    private final GraphDescription description;
+    private final ListenerBus listeners;
+    private final ContextSettings settings;
+    private final Sources sources;
+    private final Object lock = new Object(); // start and stop
+    // Waiting for termination and reporting errors use their own monitor: stop() holds the lifecycle lock
+    // while it waits for the scheduler, whose event loop reports errors; sharing one lock would stall both.
+    private final Object termination = new Object();
+    private volatile StreamingContextState state = StreamingContextState.INITIALIZED;
+    private volatile Throwable error;
+    private volatile Recovery recovery;
+    private volatile StreamGraph graph; // built at start
+    private BatchScheduler scheduler;
+    private ShutdownHook shutdownHook;
+    private volatile boolean stoppingFromHook;
+
+    ContextLifecycle(StreamingContext context, GraphDescription description, ListenerBus listeners,
+            ContextSettings settings, Sources sources) {
+        this.context = context;
+        this.sc = context.sparkContext();
+        this.description = description;
+        this.listeners = listeners;
+        this.settings = settings;
+        this.sources = sources;
+    }
+
+    /** getOrCreate's checkpoint, read before the context starts; the start continues from it. */
+    void continueFrom(Recovery recovered) {
+        recovery = recovered;
+    }
+
+    Optional<Time> recoveredBatch() {
+        Recovery r = recovery;
+        return r == null ? Optional.empty() : r.recovered().map(c -> c.batchTime());
+    }
+
+    StreamingContextState state() {
+        return state;
+    }
+
+    /** The running graph, once the context started (else null). */
+    StreamGraph graph() {
+        return graph;
+    }
+
+    /** The running operator of a stream of this context (once it started). */
+    <T> Operator<T> operatorOf(Node<T> node) {
+        StreamGraph g = graph;
+        if (g == null) {
+            throw new IllegalStateException(node.callSite() + ": a stream's batches exist once the context started");
+        }
+        @SuppressWarnings("unchecked")
+        Operator<T> op = (Operator<T>) g.operators().get(node.id());
+        return op;
+    }
+
+    /**
+     * Validates the description, freezes it, and has the context's recovery (or none) build the running graph
+     * on it; then starts the sources and the scheduler.
+     */
+    void start(String checkpointDirectory) {
+        synchronized (lock) {
+            if (state != StreamingContextState.INITIALIZED) {
+                throw new IllegalStateException("this StreamingContext is " + state
+                        + "; a context starts once: build a new one to start again");
+            }
+            List<String> problems = description.validate();
+            if (!problems.isEmpty()) {
+                throw new IllegalStateException("Cannot start the streaming context:\n - "
+                        + String.join("\n - ", problems));
+            }
+            if (!ACTIVE.compareAndSet(null, context)) {
+                throw new IllegalStateException("another StreamingContext is already active in this JVM "
+                        + "(app '" + ACTIVE.get().sparkContext().appName() + "'); stop it before starting a new one");
+            }
+            try {
+                if (recovery == null) { // checkpoint(dir) without getOrCreate: record progress, recover nothing
+                    recovery = checkpointDirectory == null ? Recovery.none()
+                            : Recovery.open(checkpointDirectory, sc, settings.recovery());
+                }
+                Clock clock = context.clock();
+                description.freeze();
+                Recovery.Start start = recovery.start(sc, description, new Time(clock.millis()), settings.recovery());
+                graph = start.graph();
+                for (InputOperator<?> input : graph.inputs()) {
+                    input.start();
+                }
+                sources.start();
+                scheduler = new BatchScheduler(graph, clock, listeners, this::reportError, start.observers(),
+                        settings.concurrentJobs(), sc.appName());
+                scheduler.start(start.rerun(), start.firstTimerBatch());
+                state = StreamingContextState.ACTIVE;
+                shutdownHook = ShutdownHook.register(() -> {
+                    stoppingFromHook = true;
+                    stop(false, settings.stopsGracefullyOnShutdown());
+                });
+                listeners.post(new StreamingListener.StreamingStarted(clock.millis()));
+            } catch (RuntimeException e) {
+                ACTIVE.compareAndSet(context, null);
+                state = StreamingContextState.STOPPED;
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Stops the context. Gracefully: stop receiving, finish every batch already generated (up to the graceful
+     * stop timeout), then stop; otherwise running jobs are cancelled.
+     */
+    void stop(boolean stopSparkContext, boolean gracefully) {
+        synchronized (lock) {
+            if (state == StreamingContextState.STOPPED) {
+                return;
+            }
+            if (state == StreamingContextState.ACTIVE) {
+                StreamGraph graph = this.graph;
+                // Receivers first: once they stopped, everything they stored is known, and a graceful stop
+                // runs one more batch for it if needed, so nothing received is lost.
+                Duration timeout = settings.gracefulStopTimeout();
+                sources.stopReceiving(gracefully ? timeout : Duration.ofSeconds(2), gracefully);
+                for (InputOperator<?> input : graph.inputs()) {
+                    input.stop(gracefully);
+                }
+                scheduler.stop(gracefully, timeout, sources::hasPendingInput);
+                sources.release();
+                if (shutdownHook != null && !stoppingFromHook) {
+                    shutdownHook.remove();
+                }
+            }
+            if (recovery != null) {
+                recovery.close(); // waits for the progress already submitted to be written
+            }
+            listeners.stop();
+            state = StreamingContextState.STOPPED;
+            ACTIVE.compareAndSet(context, null);
+        }
+        synchronized (termination) {
+            termination.notifyAll();
+        }
+        if (stopSparkContext) {
+            sc.stop();
+        }
+    }
+
+    /** Waits until the context stops (null: for ever); throws if a batch failed. Returns whether it stopped. */
+    boolean awaitTermination(Duration timeout) throws InterruptedException {
+        Deadline deadline = Deadline.after(timeout);
+        synchronized (termination) {
+            if (!deadline.await(termination, () -> state == StreamingContextState.STOPPED || error != null)) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("interrupted while awaiting the streaming context's termination");
+                }
+                return false;
+            }
+        }
+        Throwable e = error;
+        if (e != null) {
+            throw new StreamingException(e.getMessage(), e);
+        }
+        return true;
+    }
+
+    private void reportError(Throwable e) {
+        if (settings.continueOnBatchFailure()) {
+            return; // the scheduler logged it and listeners see the failed batch; the user chose to go on
+        }
+        synchronized (termination) {
+            if (error == null) {
+                error = e;
+            }
+            termination.notifyAll();
+        }
+    }
+}
