@@ -164,13 +164,14 @@ public final class StreamingContext {
      * Lines of UTF-8 text from a TCP server, received by a receiver on an executor. When the server goes away
      * the receiver reconnects with backoff, reporting each reconnect as a receiver event. Lines that are not
      * UTF-8, longer than {@value SourceSettings#MAX_LINE_LENGTH}, or cut off by the server closing mid-line are
-     * bad records: by default ({@value SourceSettings#BAD_RECORDS}=fail) the next batch fails naming the source
-     * and the line; with {@code skip} they are counted in the batch's skipped records.
+     * kept repaired as Spark Streaming reads them (U+FFFD for malformed bytes) and counted in the batch's repaired
+     * records ({@value SourceSettings#BAD_RECORDS}=replace, the default); {@code skip} drops and counts them,
+     * {@code fail} fails the batch naming the source and the line.
      */
     public DStream<String> socketTextStream(String host, int port, StorageLevel storageLevel) {
         SourceSettings s = sources.settings();
         SocketReceiver<PackedLines> receiver = SocketReceiver.lines(host, port, storageLevel, s.maxLineLength(),
-                (int) s.connectTimeout().toMillis());
+                s.badRecords(), (int) s.connectTimeout().toMillis());
         return fromSource("socketTextStream", sources.lines(receiver, receiver.address()));
     }
 

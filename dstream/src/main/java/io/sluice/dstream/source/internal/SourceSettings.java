@@ -14,7 +14,7 @@ import org.apache.spark.network.util.JavaUtils;
  * @param receiverMaxRate records per second one receiver may store; 0 means unlimited
  * @param backpressure whether a PID estimator sets each source's rate from the last batches' delays
  * @param initialRate the rate a source starts at when backpressure is on; 0 means its maximum
- * @param badRecords what a source does with a record it cannot read: fail the batch, or skip and count it
+ * @param badRecords what a source does with a record it cannot read as it is: repair, skip or fail
  * @param maxLineLength the longest line (in bytes) a line-based source accepts
  * @param restartDelay the first wait before a receiver restarts (reconnects); doubles up to maxRestartDelay
  * @param connectTimeout how long a socket receiver waits for the server to accept
@@ -45,12 +45,18 @@ public record SourceSettings(Duration blockInterval, long receiverMaxRate, boole
     public static final String BLOCK_QUEUE_SIZE = "sluice.receiver.blockQueueSize";
     public static final String MIN_FILE_AGE = "sluice.input.fileStream.minFileAge";
 
-    /** What a source does with a record it cannot read. */
+    /** What a source does with a record it cannot read as it is. */
     public enum BadRecordPolicy {
-        /** Stop the source and fail the next batch with an error naming the source, the batch and the record. */
-        FAIL,
-        /** Drop the record, count it in the batch's {@code skippedRecords}, and log why. */
-        SKIP
+        /**
+         * Keep the record repaired as Spark Streaming reads it (malformed UTF-8 decoded as U+FFFD, an over-long
+         * line cut at the maximum, a line cut off by a closing server kept as it came), counted in the batch's
+         * repaired records; a record that cannot be repaired (a converter failure, a vanished file) is skipped.
+         */
+        REPLACE,
+        /** Drop the record and count it in the batch's {@code skippedRecords}. */
+        SKIP,
+        /** Stop the source and fail the batch with an error naming the source, the batch and the record. */
+        FAIL
     }
 
     public SourceSettings {
@@ -83,7 +89,7 @@ public record SourceSettings(Duration blockInterval, long receiverMaxRate, boole
                 r.doubleValue(PID_INTEGRAL, "spark.streaming.backpressure.pid.integral", 0.2),
                 r.doubleValue(PID_DERIVATIVE, "spark.streaming.backpressure.pid.derived", 0.0),
                 r.doubleValue(PID_MIN_RATE, "spark.streaming.backpressure.pid.minRate", 100),
-                BadRecordPolicy.valueOf(r.get(BAD_RECORDS, null, "fail").trim().toUpperCase(java.util.Locale.ROOT)),
+                policy(r.get(BAD_RECORDS, null, "replace")),
                 (int) r.longValue(MAX_LINE_LENGTH, null, 1 << 20),
                 r.duration(RESTART_DELAY, null, "100ms"),
                 r.duration(MAX_RESTART_DELAY, "spark.streaming.receiverRestartDelay", "2s"),
@@ -91,6 +97,14 @@ public record SourceSettings(Duration blockInterval, long receiverMaxRate, boole
                 Boolean.parseBoolean(r.get(WRITE_AHEAD_LOG, "spark.streaming.receiver.writeAheadLog.enable", "false")),
                 (int) r.longValue(BLOCK_QUEUE_SIZE, "spark.streaming.blockQueueSize", 10),
                 conf.apply(MIN_FILE_AGE) == null ? -1 : r.duration(MIN_FILE_AGE, null, "0").toMillis());
+    }
+
+    private static BadRecordPolicy policy(String value) {
+        try {
+            return BadRecordPolicy.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(BAD_RECORDS + " must be replace, skip or fail, was '" + value + "'", e);
+        }
     }
 
     /** The rate a rate-limited source starts at: the initial rate if backpressure sets one, else the maximum. */

@@ -15,13 +15,18 @@ import java.util.concurrent.TimeUnit;
 final class BlockGenerator<T> {
     /** Stores one block and reports it; runs on the pusher thread. */
     interface BlockSink<T> {
-        /** @param count the records the block holds (an element may hold several: packed lines) */
-        void push(List<Object> elements, long count, long skipped) throws Exception;
+        /**
+         * @param count the records the block holds (an element may hold several: packed lines)
+         * @param firstProblem where the block's first skipped or repaired record was, null if none
+         */
+        void push(List<Object> elements, long count, long skipped, long repaired, String firstProblem)
+                throws Exception;
 
         void pushFailed(Exception e);
     }
 
-    private record Block(List<Object> elements, long count, long skipped, boolean last) {
+    private record Block(List<Object> elements, long count, long skipped, long repaired, String firstProblem,
+            boolean last) {
     }
 
     private final Duration interval;
@@ -33,6 +38,8 @@ final class BlockGenerator<T> {
     private List<Object> buffer = new ArrayList<>();
     private long count;
     private long skipped;
+    private long repaired;
+    private String firstProblem;
     private volatile boolean stopped;
 
     BlockGenerator(String name, Duration interval, int queueSize, BlockSink<T> sink) {
@@ -65,9 +72,23 @@ final class BlockGenerator<T> {
         }
     }
 
-    void addSkipped() {
+    void addSkipped(String problem) {
         synchronized (lock) {
             skipped++;
+            noteProblem(problem);
+        }
+    }
+
+    void addRepaired(String problem) {
+        synchronized (lock) {
+            repaired++;
+            noteProblem(problem);
+        }
+    }
+
+    private void noteProblem(String problem) {
+        if (firstProblem == null) {
+            firstProblem = problem;
         }
     }
 
@@ -113,13 +134,15 @@ final class BlockGenerator<T> {
      */
     private void cut(boolean last) throws InterruptedException {
         synchronized (lock) {
-            if (buffer.isEmpty() && skipped == 0 && !last) {
+            if (buffer.isEmpty() && skipped == 0 && repaired == 0 && !last) {
                 return;
             }
-            queue.put(new Block(buffer, count, skipped, last));
+            queue.put(new Block(buffer, count, skipped, repaired, firstProblem, last));
             buffer = new ArrayList<>();
             count = 0;
             skipped = 0;
+            repaired = 0;
+            firstProblem = null;
         }
     }
 
@@ -129,7 +152,8 @@ final class BlockGenerator<T> {
                 Block block = queue.take();
                 if (!block.elements().isEmpty() || block.skipped() > 0) {
                     try {
-                        sink.push(block.elements(), block.count(), block.skipped());
+                        sink.push(block.elements(), block.count(), block.skipped(), block.repaired(),
+                                block.firstProblem());
                     } catch (InterruptedException e) {
                         throw e;
                     } catch (Exception e) {

@@ -29,8 +29,8 @@ final class Messages {
      * @param walRecord where the write-ahead log keeps the block, null without the log
      * @param writeTime the driver-clock time the block was logged at (see {@link ReceivedBlock}), -1 without the log
      */
-    record AddBlock(int streamId, long uniqueId, long records, long skipped, String walRecord, long writeTime)
-            implements Serializable {
+    record AddBlock(int streamId, long uniqueId, long records, long skipped, long repaired, String firstProblem,
+            String walRecord, long writeTime) implements Serializable {
     }
 
     /** Supervisor to tracker: something listeners should hear (kind: started, stopped, error, reconnected). */

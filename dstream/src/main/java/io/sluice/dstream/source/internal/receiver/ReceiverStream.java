@@ -124,9 +124,9 @@ public final class ReceiverStream {
     }
 
     /** Records a reported block (logging it first, with the log on); returns once the block is safe. */
-    synchronized void add(long uniqueId, long records, long skipped, String walRecord, long writeTime, Time now)
-            throws java.io.IOException {
-        ReceivedBlock block = new ReceivedBlock(uniqueId, records, skipped, walRecord, nextSequence++, writeTime);
+    synchronized void add(Messages.AddBlock m, Time now) throws java.io.IOException {
+        ReceivedBlock block = new ReceivedBlock(m.uniqueId(), m.records(), m.skipped(), m.repaired(), m.firstProblem(),
+                m.walRecord(), nextSequence++, m.writeTime());
         if (metadata != null) {
             metadata.append(block, now);
         }

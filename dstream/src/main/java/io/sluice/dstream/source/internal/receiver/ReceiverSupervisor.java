@@ -46,7 +46,6 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
     private final ScheduledExecutorService restarter;
     private final CountDownLatch finished = new CountDownLatch(1);
     private final AtomicLong sequence = new AtomicLong();
-    private final AtomicLong skippedTotal = new AtomicLong();
     /** The driver's clock as its last reply told it: the write-ahead log's record times. */
     private final AtomicLong driverTime = new AtomicLong();
     private WriteAheadLog wal;
@@ -70,8 +69,9 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         this.generator = new BlockGenerator<>(name, settings.blockInterval(), settings.blockQueueSize(),
                 new BlockGenerator.BlockSink<>() {
                     @Override
-                    public void push(List<Object> elements, long count, long skipped) throws Exception {
-                        pushAndReport(elements, count, skipped);
+                    public void push(List<Object> elements, long count, long skipped, long repaired,
+                            String firstProblem) throws Exception {
+                        pushAndReport(elements, count, skipped, repaired, firstProblem);
                     }
 
                     @Override
@@ -179,7 +179,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         }
         acquire(records);
         try {
-            pushAndReport(block, records, 0);
+            pushAndReport(block, records, 0, 0, null);
         } catch (Exception e) {
             throw new IllegalStateException(spec.source() + ": could not store a block of " + records
                     + " records: " + e, e);
@@ -187,19 +187,22 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         noteStored();
     }
 
+    /** Skipped under {@code replace} too: the receiver did not store the record, so there is nothing to keep. */
     @Override
     public void reportBadRecord(String reason) {
-        if (settings.badRecords() == SourceSettings.BadRecordPolicy.SKIP) {
-            long n = skippedTotal.incrementAndGet();
-            generator.addSkipped();
-            if (n <= 10 || Long.bitCount(n) == 1) {
-                LOG.warn("{}: skipped bad record #{} ({} is skip): {}", spec.source(), n, SourceSettings.BAD_RECORDS,
-                        reason);
-            }
+        if (settings.badRecords() == SourceSettings.BadRecordPolicy.FAIL) {
+            stop("bad input (set " + SourceSettings.BAD_RECORDS + "=replace or skip to keep the job running and "
+                    + "count such records)", new BadInputException(reason));
         } else {
-            stop("bad input (set " + SourceSettings.BAD_RECORDS + "=skip to skip and count such records)",
-                    new BadInputException(reason));
+            LOG.debug("{}: skipped a bad record: {}", spec.source(), reason); // the driver warns once per batch
+            generator.addSkipped(reason);
         }
+    }
+
+    @Override
+    public void reportRepairedRecord(String position) {
+        LOG.debug("{}: stored a repaired record: {}", spec.source(), position); // the driver warns once per batch
+        generator.addRepaired(position);
     }
 
     @Override
@@ -305,7 +308,8 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
      * which logs that it has the block before it replies. Only then does {@code store} return, so a receiver
      * that acknowledges its source after {@code store} never acknowledges data a crash could lose.
      */
-    private void pushAndReport(List<Object> records, long count, long skipped) throws java.io.IOException {
+    private void pushAndReport(List<Object> records, long count, long skipped, long repaired, String firstProblem)
+            throws java.io.IOException {
         long id = -1;
         String walRecord = null;
         long writeTime = -1;
@@ -320,8 +324,8 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
             id = ((long) generation << 32) | sequence.incrementAndGet();
             BlockStore.put(spec.streamId(), id, records.iterator(), level);
         }
-        long now = driver.ask(new Messages.AddBlock(spec.streamId(), id, count, skipped, walRecord, writeTime),
-                Long.class);
+        long now = driver.ask(new Messages.AddBlock(spec.streamId(), id, count, skipped, repaired, firstProblem,
+                walRecord, writeTime), Long.class);
         driverTime.accumulateAndGet(now, Math::max);
     }
 

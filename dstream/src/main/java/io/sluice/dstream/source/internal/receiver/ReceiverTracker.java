@@ -318,8 +318,7 @@ public final class ReceiverTracker {
         } else if (message instanceof Messages.AddBlock m) {
             try {
                 long now = clock.millis();
-                stream(m.streamId()).add(m.uniqueId(), m.records(), m.skipped(), m.walRecord(), m.writeTime(),
-                        new Time(now));
+                stream(m.streamId()).add(m, new Time(now));
                 reply.reply(now);
             } catch (java.io.IOException e) {
                 reply.fail(new IllegalStateException("the driver could not log block " + m.uniqueId()
