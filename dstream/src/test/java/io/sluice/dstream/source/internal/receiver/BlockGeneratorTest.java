@@ -20,7 +20,8 @@ class BlockGeneratorTest {
         BlockGenerator<Integer> generator = new BlockGenerator<>("test", Duration.ofMillis(1), 1,
                 new BlockGenerator.BlockSink<>() {
                     @Override
-                    public void push(List<Object> elements, long count, long skipped) throws Exception {
+                    public void push(List<Object> elements, long count, long skipped, long repaired,
+                            String firstProblem) throws Exception {
                         release.await();
                         blocks.incrementAndGet();
                         pushed.addAndGet(count);
