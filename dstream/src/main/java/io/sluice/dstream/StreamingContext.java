@@ -191,9 +191,11 @@ public final class StreamingContext {
      * each file read once, also across driver restarts (the files taken are saved in the checkpoint). Only files
      * newer than the start are read. Files are best moved into the directory when complete; a file written in
      * place is read once it stops changing (see {@value SourceSettings#MIN_FILE_AGE}), and names of files in
-     * progress (hidden, {@code _COPYING_}, {@code .tmp}) are ignored. Lines must be UTF-8 and at most {@value
-     * SourceSettings#MAX_LINE_LENGTH} bytes; other lines, and files that disappear before they are read, fail the
-     * batch or, with {@value SourceSettings#BAD_RECORDS}=skip, are skipped and counted.
+     * progress (hidden, {@code _COPYING_}, {@code .tmp}) are ignored. Lines are UTF-8 of at most {@value
+     * SourceSettings#MAX_LINE_LENGTH} bytes: by default ({@value SourceSettings#BAD_RECORDS}=replace) other lines
+     * are kept repaired (U+FFFD, as Spark Streaming reads them; a long line cut) and counted; {@code skip} drops
+     * and counts them, {@code fail} fails the batch. A file that disappears before it is read is skipped, or
+     * under {@code fail} fails the batch.
      */
     public DStream<String> textFileStream(String directory) {
         SourceSettings s = sources.settings();

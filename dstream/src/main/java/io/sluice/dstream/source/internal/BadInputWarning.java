@@ -20,7 +20,7 @@ public final class BadInputWarning {
         if (repaired == 0 && skipped == 0) {
             return;
         }
-        LOG.warn("{}: batch {} had bad input: {} records repaired, {} skipped ({}); the first: {}", source, batch,
+        LOG.warn("{}: batch {} had bad input: {} records repaired, {} skipped (see {}); the first: {}", source, batch,
                 repaired, skipped, SourceSettings.BAD_RECORDS, first == null ? "(position not known)" : first);
     }
 }
