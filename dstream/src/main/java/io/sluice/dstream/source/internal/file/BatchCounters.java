@@ -27,6 +27,7 @@ public final class BatchCounters {
     private final CollectionAccumulator<BadLine> skippedLines;
     private final CollectionAccumulator<BadLine> repairedLines;
     private final Set<BadLine> skippedOnDriver = new HashSet<>();
+    private boolean warned;
 
     BatchCounters(JavaSparkContext sc, String name) {
         this.readCounts = sc.sc().collectionAccumulator(name + " lines");
@@ -47,6 +48,13 @@ public final class BatchCounters {
     /** Tasks add each line they repair (and keep). */
     public CollectionAccumulator<BadLine> repairedLines() {
         return repairedLines;
+    }
+
+    /** True the first time only: the batch's warning is logged once, however many outputs read the stream. */
+    synchronized boolean firstWarning() {
+        boolean first = !warned;
+        warned = true;
+        return first;
     }
 
     synchronized void skipOnDriver(BadLine file) {

@@ -151,7 +151,7 @@ public final class FileSource<T> implements InputSource<T> {
     @Override
     public void batchDone(Time time) {
         BatchCounters c = counters.get(time);
-        if (c != null) {
+        if (c != null && c.firstWarning()) {
             BadInputWarning.log(name, time, c.repaired(), c.skipped(), c.firstProblem());
         }
     }
