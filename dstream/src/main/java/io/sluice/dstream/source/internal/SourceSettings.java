@@ -22,11 +22,14 @@ import org.apache.spark.network.util.JavaUtils;
  * @param blockQueueSize blocks cut but not yet stored; a full queue makes {@code store} wait
  * @param minFileAgeMillis how long a file must be unmodified before a file stream reads it without seeing it
  *     unchanged in two listings; -1 means one batch interval
+ * @param maxBufferedBytes stored bytes of a receiver's blocks no completed batch has released yet above which
+ *     it stops reading until batches catch up; -1 means half the executor's storage memory
  */
 public record SourceSettings(Duration blockInterval, long receiverMaxRate, boolean backpressure, long initialRate,
         double proportional, double integral, double derivative, double minRate, BadRecordPolicy badRecords,
         int maxLineLength, Duration restartDelay, Duration maxRestartDelay, Duration connectTimeout,
-        boolean writeAheadLog, int blockQueueSize, long minFileAgeMillis) implements Serializable {
+        boolean writeAheadLog, int blockQueueSize, long minFileAgeMillis, long maxBufferedBytes)
+        implements Serializable {
 
     public static final String BLOCK_INTERVAL = "sluice.receiver.blockInterval";
     public static final String RECEIVER_MAX_RATE = "sluice.receiver.maxRate";
@@ -44,6 +47,7 @@ public record SourceSettings(Duration blockInterval, long receiverMaxRate, boole
     public static final String WRITE_AHEAD_LOG = "sluice.receiver.writeAheadLog.enable";
     public static final String BLOCK_QUEUE_SIZE = "sluice.receiver.blockQueueSize";
     public static final String MIN_FILE_AGE = "sluice.input.fileStream.minFileAge";
+    public static final String MAX_BUFFERED_BYTES = "sluice.receiver.maxBufferedBytes";
 
     /** What a source does with a record it cannot read as it is. */
     public enum BadRecordPolicy {
@@ -96,7 +100,8 @@ public record SourceSettings(Duration blockInterval, long receiverMaxRate, boole
                 r.duration(CONNECT_TIMEOUT, null, "10s"),
                 Boolean.parseBoolean(r.get(WRITE_AHEAD_LOG, "spark.streaming.receiver.writeAheadLog.enable", "false")),
                 (int) r.longValue(BLOCK_QUEUE_SIZE, "spark.streaming.blockQueueSize", 10),
-                conf.apply(MIN_FILE_AGE) == null ? -1 : r.duration(MIN_FILE_AGE, null, "0").toMillis());
+                conf.apply(MIN_FILE_AGE) == null ? -1 : r.duration(MIN_FILE_AGE, null, "0").toMillis(),
+                conf.apply(MAX_BUFFERED_BYTES) == null ? -1 : r.bytes(MAX_BUFFERED_BYTES));
     }
 
     private static BadRecordPolicy policy(String value) {
@@ -139,6 +144,15 @@ public record SourceSettings(Duration blockInterval, long receiverMaxRate, boole
                 return v == null ? dflt : Long.parseLong(v.trim());
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(key + " must be a whole number, was '" + v + "'", e);
+            }
+        }
+
+        long bytes(String key) {
+            String v = get(key, null, "0").trim();
+            try {
+                return JavaUtils.byteStringAsBytes(v);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(key + " must be a size such as 64m or 1g, was '" + v + "'", e);
             }
         }
 

@@ -30,6 +30,7 @@ final class BlockGenerator<T> {
     }
 
     private final Duration interval;
+    private final long maxBlockBytes;
     private final BlockSink<T> sink;
     private final BlockingQueue<Block> queue;
     private final Thread ticker;
@@ -37,13 +38,16 @@ final class BlockGenerator<T> {
     private final Object lock = new Object();
     private List<Object> buffer = new ArrayList<>();
     private long count;
+    private long bytes;
     private long skipped;
     private long repaired;
     private String firstProblem;
     private volatile boolean stopped;
 
-    BlockGenerator(String name, Duration interval, int queueSize, BlockSink<T> sink) {
+    /** @param maxBlockBytes a block is cut early once its elements hold this many bytes (where known) */
+    BlockGenerator(String name, Duration interval, int queueSize, long maxBlockBytes, BlockSink<T> sink) {
         this.interval = interval;
+        this.maxBlockBytes = maxBlockBytes;
         this.sink = sink;
         this.queue = new ArrayBlockingQueue<>(queueSize);
         this.ticker = new Thread(this::tick, "sluice-block-generator-" + name);
@@ -58,17 +62,30 @@ final class BlockGenerator<T> {
     }
 
     void add(T record) {
-        add(record, 1);
+        add(record, 1, 0);
     }
 
-    /** Adds one element that holds {@code records} records (packed lines hold many). */
-    void add(Object element, int records) {
+    /**
+     * Adds one element that holds {@code records} records (packed lines hold many) of {@code elementBytes} bytes
+     * (0 if not known). A block that reaches the byte limit is cut at once: fast input makes more blocks, not
+     * bigger ones, and waits when the queue is full.
+     */
+    void add(Object element, int records, int elementBytes) {
         if (stopped) {
             throw new IllegalStateException("cannot store records: the receiver's block generator has stopped");
         }
         synchronized (lock) {
             buffer.add(element);
             count += records;
+            bytes += elementBytes;
+            if (bytes >= maxBlockBytes) {
+                try {
+                    cut(false);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for room in the block queue", e);
+                }
+            }
         }
     }
 
@@ -140,6 +157,7 @@ final class BlockGenerator<T> {
             queue.put(new Block(buffer, count, skipped, repaired, firstProblem, last));
             buffer = new ArrayList<>();
             count = 0;
+            bytes = 0;
             skipped = 0;
             repaired = 0;
             firstProblem = null;

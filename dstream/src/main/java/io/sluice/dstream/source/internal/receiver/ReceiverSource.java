@@ -166,6 +166,7 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
         for (ReceivedBlock b : blocks) {
             if (b.hasData()) {
                 BlockStore.remove(sc.sc(), stream().streamId(), b.uniqueId());
+                stream().released(b.uniqueId());
             }
         }
     }

@@ -53,6 +53,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
     private RpcEndpoints.Ref driver;
     private RpcEndpoints.Ref self;
     private volatile int generation;
+    private final BufferBound bound;
     private volatile State state = State.STARTING;
     private volatile int failedRestarts;
     private volatile boolean storedSinceStart;
@@ -66,7 +67,11 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         this.format = spec.format();
         this.limiter = new RateLimiter(0);
         String name = spec.streamId() + "-" + UUID.randomUUID();
+        long maxBuffered = settings.maxBufferedBytes() >= 0 ? settings.maxBufferedBytes()
+                : BlockStore.storageMemory() / 2;
+        this.bound = new BufferBound(maxBuffered, spec.source(), settings.blockInterval());
         this.generator = new BlockGenerator<>(name, settings.blockInterval(), settings.blockQueueSize(),
+                Math.max(1, maxBuffered / 4),
                 new BlockGenerator.BlockSink<>() {
                     @Override
                     public void push(List<Object> elements, long count, long skipped, long repaired,
@@ -156,7 +161,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
     public void store(T record) {
         int records = format.records(record);
         acquire(records);
-        generator.add(record, records);
+        generator.add(record, records, format.bytes(record));
         noteStored();
     }
 
@@ -181,6 +186,9 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         try {
             pushAndReport(block, records, 0, 0, null);
         } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
             throw new IllegalStateException(spec.source() + ": could not store a block of " + records
                     + " records: " + e, e);
         }
@@ -309,8 +317,9 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
      * that acknowledges its source after {@code store} never acknowledges data a crash could lose.
      */
     private void pushAndReport(List<Object> records, long count, long skipped, long repaired, String firstProblem)
-            throws java.io.IOException {
+            throws java.io.IOException, InterruptedException {
         long id = -1;
+        long bytes = 0;
         String walRecord = null;
         long writeTime = -1;
         if (!records.isEmpty() && wal != null) {
@@ -322,11 +331,18 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         }
         if (!records.isEmpty()) {
             id = ((long) generation << 32) | sequence.incrementAndGet();
-            BlockStore.put(spec.streamId(), id, records.iterator(), level);
+            bytes = BlockStore.put(spec.streamId(), id, records.iterator(), level);
         }
-        long now = driver.ask(new Messages.AddBlock(spec.streamId(), id, count, skipped, repaired, firstProblem,
-                walRecord, writeTime), Long.class);
-        driverTime.accumulateAndGet(now, Math::max);
+        Messages.Ack ack = driver.ask(new Messages.AddBlock(spec.streamId(), id, count, skipped, repaired, firstProblem,
+                walRecord, writeTime, bytes), Messages.Ack.class);
+        driverTime.accumulateAndGet(ack.driverTime(), Math::max);
+        bound.awaitRoom(ack.bufferedBytes(), this::askBuffered, () -> state == State.STARTED);
+    }
+
+    private long askBuffered() {
+        Messages.Ack ack = driver.ask(new Messages.Buffered(spec.streamId()), Messages.Ack.class);
+        driverTime.accumulateAndGet(ack.driverTime(), Math::max);
+        return ack.bufferedBytes();
     }
 
     private void closeLog() {
@@ -347,6 +363,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
 
     private void acquire(long permits) {
         try {
+            bound.awaitUnpaused(() -> state == State.STARTED);
             limiter.acquire(permits);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

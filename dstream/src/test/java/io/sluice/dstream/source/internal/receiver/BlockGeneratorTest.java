@@ -17,7 +17,7 @@ class BlockGeneratorTest {
         CountDownLatch release = new CountDownLatch(1);
         AtomicLong pushed = new AtomicLong();
         AtomicLong blocks = new AtomicLong();
-        BlockGenerator<Integer> generator = new BlockGenerator<>("test", Duration.ofMillis(1), 1,
+        BlockGenerator<Integer> generator = new BlockGenerator<>("test", Duration.ofMillis(1), 1, Long.MAX_VALUE,
                 new BlockGenerator.BlockSink<>() {
                     @Override
                     public void push(List<Object> elements, long count, long skipped, long repaired,
