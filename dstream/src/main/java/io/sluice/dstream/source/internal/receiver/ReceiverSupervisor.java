@@ -185,10 +185,10 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         acquire(records);
         try {
             pushAndReport(block, records, 0, 0, null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(spec.source() + ": interrupted while storing a block", e);
         } catch (Exception e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
             throw new IllegalStateException(spec.source() + ": could not store a block of " + records
                     + " records: " + e, e);
         }
@@ -340,9 +340,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
     }
 
     private long askBuffered() {
-        Messages.Ack ack = driver.ask(new Messages.Buffered(spec.streamId()), Messages.Ack.class);
-        driverTime.accumulateAndGet(ack.driverTime(), Math::max);
-        return ack.bufferedBytes();
+        return driver.ask(new Messages.Buffered(spec.streamId()), Messages.Ack.class).bufferedBytes();
     }
 
     private void closeLog() {
