@@ -22,7 +22,7 @@ import org.apache.spark.network.util.JavaUtils;
  * @param blockQueueSize blocks cut but not yet stored; a full queue makes {@code store} wait
  * @param minFileAgeMillis how long a file must be unmodified before a file stream reads it without seeing it
  *     unchanged in two listings; -1 means one batch interval
- * @param maxBufferedBytes stored bytes of a receiver's blocks no completed batch has released yet above which
+ * @param maxBufferedBytes stored bytes of a receiver's blocks no completed batch has taken yet, above which
  *     it stops reading until batches catch up; -1 means half the executor's storage memory
  */
 public record SourceSettings(Duration blockInterval, long receiverMaxRate, boolean backpressure, long initialRate,

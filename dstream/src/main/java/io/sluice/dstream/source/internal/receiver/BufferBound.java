@@ -9,7 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Holds a receiver back while its stream's stored blocks that no batch has released yet take more than a bound
+ * Holds a receiver back while its stream's stored blocks that no completed batch took yet take more than a bound
  * ({@code sluice.receiver.maxBufferedBytes}): the pusher, told the stream's buffered bytes with each block's
  * acknowledgement, waits and asks the driver again every block interval until batches catch up, and meanwhile
  * {@code store} waits too, so the receiver stops reading and a TCP sender is held back by its socket instead of

@@ -149,6 +149,18 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
         return a == null ? BatchReport.NONE : new BatchReport(a.records(), a.skipped(), a.repaired());
     }
 
+    /**
+     * The batch's blocks are processed: they no longer count against the receiver's buffering bound, even while
+     * a window keeps them stored.
+     */
+    @Override
+    public void batchDone(Time time) {
+        Allocation a = allocations.get(time);
+        if (a != null) {
+            a.blocks().forEach(b -> stream().released(b.uniqueId()));
+        }
+    }
+
     @Override
     public void forgetOlderThan(Time oldestKept) {
         Map<Time, Allocation> old = allocations.headMap(oldestKept, true);

@@ -36,7 +36,7 @@ public final class ReceiverStream {
     private Time lastCleaned;
     private volatile RpcEndpoints.Ref supervisor;
     private volatile long rate;
-    // The bytes of stored blocks not yet released (removed once no batch needs them), by block id.
+    // The bytes of stored blocks no completed batch has taken yet, by block id.
     private final Map<Long, Long> storedBytes = new HashMap<>();
     private long bufferedBytes;
     private long maxBufferedBytes;
@@ -271,7 +271,7 @@ public final class ReceiverStream {
         lastSequenceAt.headMap(time, false).clear();
     }
 
-    /** The block {@code uniqueId} was removed from the block manager. */
+    /** The block {@code uniqueId} was processed by a completed batch, or removed: it no longer counts. */
     synchronized void released(long uniqueId) {
         Long bytes = storedBytes.remove(uniqueId);
         if (bytes != null) {
@@ -279,7 +279,7 @@ public final class ReceiverStream {
         }
     }
 
-    /** Bytes of the stream's stored blocks that no batch released yet: the receiver pauses above its bound. */
+    /** Bytes of the stream's stored blocks no completed batch took yet: the receiver pauses above its bound. */
     public synchronized long bufferedBytes() {
         return bufferedBytes;
     }
