@@ -141,13 +141,14 @@ public final class StreamingContext {
      * Lines of UTF-8 text from a TCP server, received by a receiver on an executor. When the server goes away
      * the receiver reconnects with backoff, reporting each reconnect as a receiver event. Lines that are not
      * UTF-8, longer than {@value SourceSettings#MAX_LINE_LENGTH}, or cut off by the server closing mid-line are
-     * bad records: by default ({@value SourceSettings#BAD_RECORDS}=fail) the next batch fails naming the source
-     * and the line; with {@code skip} they are counted in the batch's skipped records.
+     * kept repaired as Spark Streaming reads them (U+FFFD for malformed bytes) and counted in the batch's repaired
+     * records ({@value SourceSettings#BAD_RECORDS}=replace, the default); {@code skip} drops and counts them,
+     * {@code fail} fails the batch naming the source and the line.
      */
     public DStream<String> socketTextStream(String host, int port, StorageLevel storageLevel) {
         SourceSettings s = sources.settings();
         SocketReceiver<PackedLines> receiver = SocketReceiver.lines(host, port, storageLevel, s.maxLineLength(),
-                (int) s.connectTimeout().toMillis());
+                s.badRecords(), (int) s.connectTimeout().toMillis());
         return fromSource("socketTextStream", sources.lines(receiver, receiver.address()));
     }
 
@@ -167,9 +168,11 @@ public final class StreamingContext {
      * each file read once, also across driver restarts (the files taken are saved in the checkpoint). Only files
      * newer than the start are read. Files are best moved into the directory when complete; a file written in
      * place is read once it stops changing (see {@value SourceSettings#MIN_FILE_AGE}), and names of files in
-     * progress (hidden, {@code _COPYING_}, {@code .tmp}) are ignored. Lines must be UTF-8 and at most {@value
-     * SourceSettings#MAX_LINE_LENGTH} bytes; other lines, and files that disappear before they are read, fail the
-     * batch or, with {@value SourceSettings#BAD_RECORDS}=skip, are skipped and counted.
+     * progress (hidden, {@code _COPYING_}, {@code .tmp}) are ignored. Lines are UTF-8 of at most {@value
+     * SourceSettings#MAX_LINE_LENGTH} bytes: by default ({@value SourceSettings#BAD_RECORDS}=replace) other lines
+     * are kept repaired (U+FFFD, as Spark Streaming reads them; a long line cut) and counted; {@code skip} drops
+     * and counts them, {@code fail} fails the batch. A file that disappears before it is read is skipped, or
+     * under {@code fail} fails the batch.
      */
     public DStream<String> textFileStream(String directory) {
         SourceSettings s = sources.settings();

@@ -106,7 +106,7 @@ class FileSourceTest {
     @Test
     void underTheFailPolicyABadLineFailsTheBatchNamingSourceBatchFileAndLine() throws Exception {
         try (StreamTester t = new StreamTester()) {
-            t.context().conf(SourceSettings.MIN_FILE_AGE, "0");
+            t.context().conf(SourceSettings.MIN_FILE_AGE, "0").conf(SourceSettings.BAD_RECORDS, "fail");
             t.collect(t.context().textFileStream(dir.toString()));
             t.runBatches(0);
             Path staged = staging.resolve("bad.txt");

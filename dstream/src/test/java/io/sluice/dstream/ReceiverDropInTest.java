@@ -136,6 +136,11 @@ class ReceiverDropInTest {
         }
 
         @Override
+        public void reportRepairedRecord(String position) {
+            calls.add("repaired " + position);
+        }
+
+        @Override
         public void reportError(String message, Throwable error) {
             calls.add("error " + message);
         }

@@ -122,6 +122,7 @@ class SocketSourceTest {
     @Test
     void underTheFailPolicyABadLineFailsTheBatchNamingSourceBatchAndLine() throws Exception {
         try (LineServer server = new LineServer(); StreamTester t = tester()) {
+            t.context().conf(SourceSettings.BAD_RECORDS, "fail");
             DStream<String> lines = t.context().socketTextStream("127.0.0.1", server.port());
             t.collect(lines);
             t.runBatches(0);

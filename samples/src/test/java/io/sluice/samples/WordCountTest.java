@@ -60,7 +60,7 @@ class WordCountTest {
 
     @Test
     void progressLineShowsRecordsProcessingAndSchedulingDelay() {
-        BatchInfo info = new BatchInfo(new Time(3_000), 42, 0, 3_001, 3_010, 3_110, Map.of());
+        BatchInfo info = new BatchInfo(new Time(3_000), 42, 0, 3_001, 3_010, 3_110, Map.of(), Map.of());
         assertEquals("batch 1970-01-01T00:00:03Z: 42 records, processing 100 ms, scheduling delay 10 ms",
                 WordCount.progressLine(info));
     }

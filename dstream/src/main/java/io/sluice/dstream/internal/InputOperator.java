@@ -1,5 +1,6 @@
 package io.sluice.dstream.internal;
 
+import io.sluice.dstream.source.BatchReport;
 import io.sluice.rdd.Time;
 import java.util.Optional;
 
@@ -8,11 +9,6 @@ import java.util.Optional;
  * continuously start and stop with the context and report how many records each batch holds.
  */
 public abstract class InputOperator<T> extends Operator<T> {
-    /** What a source reports for one batch: records in it, and records skipped as bad input. */
-    public record Report(long records, long skipped) {
-        public static final Report NONE = new Report(0, 0);
-    }
-
     protected InputOperator(Config config) {
         super(config);
     }
@@ -26,8 +22,8 @@ public abstract class InputOperator<T> extends Operator<T> {
     }
 
     /** What this source reports for batch {@code time}; only asked after the batch's RDD was computed. */
-    public Report report(Time time) {
-        return Report.NONE;
+    public BatchReport report(Time time) {
+        return BatchReport.NONE;
     }
 
     // ---- recovery: positions saved in checkpoints -------------------------------------------------------

@@ -63,9 +63,8 @@ public final class SourceOperator<T> extends InputOperator<T> {
     }
 
     @Override
-    public Report report(Time time) {
-        BatchReport report = source.report(time);
-        return new Report(report.records(), report.skipped());
+    public BatchReport report(Time time) {
+        return source.report(time);
     }
 
     @Override

@@ -1,10 +1,13 @@
 package io.sluice.dstream.internal;
 
+import io.sluice.dstream.source.BatchReport;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.JobTags;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -81,16 +84,14 @@ public final class StreamGraph {
         return jobs;
     }
 
-    /** Records the inputs reported for batch {@code time}, summed over all input operators. */
-    public InputOperator.Report inputReport(Time time) {
-        long records = 0;
-        long skippedRecords = 0;
+    /** What each input reported for batch {@code time}, by its name (inputs of the same name summed). */
+    public Map<String, BatchReport> inputReport(Time time) {
+        Map<String, BatchReport> reports = new LinkedHashMap<>();
         for (InputOperator<?> input : inputs) {
-            InputOperator.Report r = input.report(time);
-            records += r.records();
-            skippedRecords += r.skipped();
+            String name = input.name() != null ? input.name() : input.callSite();
+            reports.merge(name, input.report(time), BatchReport::plus);
         }
-        return new InputOperator.Report(records, skippedRecords);
+        return reports;
     }
 
     public void clearOlderThanNeeded(Time time) {

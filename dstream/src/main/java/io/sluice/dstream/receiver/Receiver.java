@@ -114,12 +114,22 @@ public abstract class Receiver<T> implements Serializable {
     }
 
     /**
-     * Counts one record this receiver could not read, under the source's bad-record policy: with {@code skip}
-     * it is counted in the batch's skipped records and logged with {@code reason}; with {@code fail} the
-     * receiver stops and the next batch fails with {@code reason} in its error.
+     * Counts one record this receiver could not read, under the source's bad-record policy
+     * ({@code sluice.input.badRecords}): with {@code replace} (the default: the record cannot be repaired, as it
+     * was not stored) or {@code skip} it is counted in the batch's skipped records, and the batch's warning
+     * names the first {@code reason}; with {@code fail} the receiver stops and the next batch fails with
+     * {@code reason} in its error.
      */
     public final void reportBadRecord(String reason) {
         context().reportBadRecord(reason);
+    }
+
+    /**
+     * Counts one record this receiver stored repaired (malformed bytes decoded as U+FFFD, a line cut short): the
+     * batch counts it in its repaired records, and its warning names the first {@code position}.
+     */
+    public final void reportRepairedRecord(String position) {
+        context().reportRepairedRecord(position);
     }
 
     /** Reports a problem to the driver (as a receiver "error" event) without stopping. */

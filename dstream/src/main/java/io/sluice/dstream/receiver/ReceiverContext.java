@@ -27,6 +27,12 @@ public interface ReceiverContext<T> {
     /** Counts one record the receiver could not read, under the source's bad-record policy. */
     void reportBadRecord(String reason);
 
+    /**
+     * Counts one record the receiver stored repaired (e.g. malformed bytes decoded as U+FFFD); {@code position}
+     * says where it was, for the batch's warning.
+     */
+    void reportRepairedRecord(String position);
+
     /** Reports a problem to the driver (a receiver "error" event) without stopping. */
     void reportError(String message, Throwable error);
 

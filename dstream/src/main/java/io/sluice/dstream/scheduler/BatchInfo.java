@@ -1,6 +1,9 @@
 package io.sluice.dstream.scheduler;
 
+import io.sluice.dstream.source.BatchReport;
 import io.sluice.rdd.Time;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -10,12 +13,25 @@ import java.util.Map;
  * @param numRecords records the input streams reported for this batch
  * @param skippedRecords records sources dropped under their documented skip policy (bad input)
  * @param outputOperationInfos by output operation id, in registration order
+ * @param inputReports each input stream's report by the stream's name (its {@code name(...)}, else its call
+ *     site; streams of the same name are summed), in the order the streams were created: records, skipped and
+ *     repaired records per source
  */
 public record BatchInfo(Time batchTime, long numRecords, long skippedRecords, long submissionTime,
-        long processingStartTime, long processingEndTime, Map<Integer, OutputOperationInfo> outputOperationInfos) {
+        long processingStartTime, long processingEndTime, Map<Integer, OutputOperationInfo> outputOperationInfos,
+        Map<String, BatchReport> inputReports) {
 
     public BatchInfo {
         outputOperationInfos = Map.copyOf(outputOperationInfos);
+        inputReports = Collections.unmodifiableMap(new LinkedHashMap<>(inputReports));
+    }
+
+    /**
+     * Records sources repaired and kept under {@code sluice.input.badRecords=replace} (malformed UTF-8 decoded as
+     * U+FFFD, an over-long line cut short, a line cut off by a closing server); counted in {@link #numRecords}.
+     */
+    public long repairedRecords() {
+        return inputReports.values().stream().mapToLong(BatchReport::repaired).sum();
     }
 
     /** From the batch's time to the start of its first job. */

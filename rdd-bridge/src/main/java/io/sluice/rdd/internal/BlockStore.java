@@ -29,13 +29,23 @@ public final class BlockStore {
     private BlockStore() {
     }
 
-    /** Stores a block in this JVM's block manager at {@code level} (serialized or not, as the level says). */
-    public static void put(int streamId, long blockId, Iterator<?> records, StorageLevel level) {
+    /**
+     * Stores a block in this JVM's block manager at {@code level} (serialized or not, as the level says); returns
+     * the bytes it takes there (memory and disk).
+     */
+    public static long put(int streamId, long blockId, Iterator<?> records, StorageLevel level) {
         StreamBlockId id = new StreamBlockId(streamId, blockId);
-        if (!SparkEnv.get().blockManager().putIterator(id, CollectionConverters.asScala(records), level, true,
-                ClassTags.any())) {
+        var blocks = SparkEnv.get().blockManager();
+        if (!blocks.putIterator(id, CollectionConverters.asScala(records), level, true, ClassTags.any())) {
             throw new IllegalStateException("the block manager did not store " + id);
         }
+        Option<org.apache.spark.storage.BlockStatus> status = blocks.getStatus(id);
+        return status.isDefined() ? status.get().memSize() + status.get().diskSize() : 0;
+    }
+
+    /** The most this JVM's block manager may keep in memory (Spark's storage memory, on heap). */
+    public static long storageMemory() {
+        return SparkEnv.get().memoryManager().maxOnHeapStorageMemory();
     }
 
     /** The records of a block, read from any block manager that holds it; empty when none does. */

@@ -2,12 +2,12 @@ package io.sluice.dstream.internal.scheduler;
 
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.Job;
-import io.sluice.dstream.internal.InputOperator;
 import io.sluice.dstream.Clock;
 import io.sluice.rdd.Time;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.OutputOperationInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.dstream.source.BatchReport;
 import io.sluice.rdd.internal.Deadline;
 import io.sluice.rdd.internal.JobTags;
 import java.time.Duration;
@@ -215,7 +215,7 @@ public final class BatchScheduler {
         } catch (Throwable e) { // also Errors and checked exceptions Scala code throws: the batch must complete
             LOG.error("Could not generate the jobs of batch {}", time, e);
             errors.accept(e);
-            BatchRun failed = new BatchRun(time, submitted, InputOperator.Report.NONE, List.of());
+            BatchRun failed = new BatchRun(time, submitted, Map.of(), List.of());
             failed.outputs.put(-1, new OutputOperationInfo(time, -1, "generate", "generating the batch's jobs",
                     submitted, submitted, String.valueOf(e.getMessage())));
             listeners.post(new StreamingListener.BatchSubmitted(failed.info()));
@@ -323,13 +323,13 @@ public final class BatchScheduler {
     private static final class BatchRun {
         final Time time;
         final long submitted;
-        InputOperator.Report input;
+        Map<String, BatchReport> input;
         final Map<Integer, OutputOperationInfo> outputs = new LinkedHashMap<>();
         int remaining;
         long processingStart = -1;
         long processingEnd = -1;
 
-        BatchRun(Time time, long submitted, InputOperator.Report input, List<Job> jobs) {
+        BatchRun(Time time, long submitted, Map<String, BatchReport> input, List<Job> jobs) {
             this.time = time;
             this.submitted = submitted;
             this.input = input;
@@ -341,8 +341,9 @@ public final class BatchScheduler {
         }
 
         BatchInfo info() {
-            return new BatchInfo(time, input.records(), input.skipped(), submitted, processingStart, processingEnd,
-                    outputs);
+            BatchReport total = BatchReport.sum(input.values());
+            return new BatchInfo(time, total.records(), total.skipped(), submitted, processingStart, processingEnd,
+                    outputs, input);
         }
     }
 }

@@ -26,6 +26,11 @@ public final class PackedLines implements Serializable {
         return ends.length;
     }
 
+    /** The bytes of the lines. */
+    public int byteSize() {
+        return data.length;
+    }
+
     public Iterator<String> iterator() {
         return new Iterator<>() {
             private int i;

@@ -14,7 +14,7 @@ import org.apache.spark.network.util.JavaUtils;
  * @param receiverMaxRate records per second one receiver may store; 0 means unlimited
  * @param backpressure whether a PID estimator sets each source's rate from the last batches' delays
  * @param initialRate the rate a source starts at when backpressure is on; 0 means its maximum
- * @param badRecords what a source does with a record it cannot read: fail the batch, or skip and count it
+ * @param badRecords what a source does with a record it cannot read as it is: repair, skip or fail
  * @param maxLineLength the longest line (in bytes) a line-based source accepts
  * @param restartDelay the first wait before a receiver restarts (reconnects); doubles up to maxRestartDelay
  * @param connectTimeout how long a socket receiver waits for the server to accept
@@ -22,11 +22,14 @@ import org.apache.spark.network.util.JavaUtils;
  * @param blockQueueSize blocks cut but not yet stored; a full queue makes {@code store} wait
  * @param minFileAgeMillis how long a file must be unmodified before a file stream reads it without seeing it
  *     unchanged in two listings; -1 means one batch interval
+ * @param maxBufferedBytes stored bytes of a receiver's blocks no completed batch has taken yet, above which
+ *     it stops reading until batches catch up; -1 means half the executor's storage memory
  */
 public record SourceSettings(Duration blockInterval, long receiverMaxRate, boolean backpressure, long initialRate,
         double proportional, double integral, double derivative, double minRate, BadRecordPolicy badRecords,
         int maxLineLength, Duration restartDelay, Duration maxRestartDelay, Duration connectTimeout,
-        boolean writeAheadLog, int blockQueueSize, long minFileAgeMillis) implements Serializable {
+        boolean writeAheadLog, int blockQueueSize, long minFileAgeMillis, long maxBufferedBytes)
+        implements Serializable {
 
     public static final String BLOCK_INTERVAL = "sluice.receiver.blockInterval";
     public static final String RECEIVER_MAX_RATE = "sluice.receiver.maxRate";
@@ -44,13 +47,20 @@ public record SourceSettings(Duration blockInterval, long receiverMaxRate, boole
     public static final String WRITE_AHEAD_LOG = "sluice.receiver.writeAheadLog.enable";
     public static final String BLOCK_QUEUE_SIZE = "sluice.receiver.blockQueueSize";
     public static final String MIN_FILE_AGE = "sluice.input.fileStream.minFileAge";
+    public static final String MAX_BUFFERED_BYTES = "sluice.receiver.maxBufferedBytes";
 
-    /** What a source does with a record it cannot read. */
+    /** What a source does with a record it cannot read as it is. */
     public enum BadRecordPolicy {
-        /** Stop the source and fail the next batch with an error naming the source, the batch and the record. */
-        FAIL,
-        /** Drop the record, count it in the batch's {@code skippedRecords}, and log why. */
-        SKIP
+        /**
+         * Keep the record repaired as Spark Streaming reads it (malformed UTF-8 decoded as U+FFFD, an over-long
+         * line cut at the maximum, a line cut off by a closing server kept as it came), counted in the batch's
+         * repaired records; a record that cannot be repaired (a converter failure, a vanished file) is skipped.
+         */
+        REPLACE,
+        /** Drop the record and count it in the batch's {@code skippedRecords}. */
+        SKIP,
+        /** Stop the source and fail the batch with an error naming the source, the batch and the record. */
+        FAIL
     }
 
     public SourceSettings {
@@ -83,14 +93,23 @@ public record SourceSettings(Duration blockInterval, long receiverMaxRate, boole
                 r.doubleValue(PID_INTEGRAL, "spark.streaming.backpressure.pid.integral", 0.2),
                 r.doubleValue(PID_DERIVATIVE, "spark.streaming.backpressure.pid.derived", 0.0),
                 r.doubleValue(PID_MIN_RATE, "spark.streaming.backpressure.pid.minRate", 100),
-                BadRecordPolicy.valueOf(r.get(BAD_RECORDS, null, "fail").trim().toUpperCase(java.util.Locale.ROOT)),
+                policy(r.get(BAD_RECORDS, null, "replace")),
                 (int) r.longValue(MAX_LINE_LENGTH, null, 1 << 20),
                 r.duration(RESTART_DELAY, null, "100ms"),
                 r.duration(MAX_RESTART_DELAY, "spark.streaming.receiverRestartDelay", "2s"),
                 r.duration(CONNECT_TIMEOUT, null, "10s"),
                 Boolean.parseBoolean(r.get(WRITE_AHEAD_LOG, "spark.streaming.receiver.writeAheadLog.enable", "false")),
                 (int) r.longValue(BLOCK_QUEUE_SIZE, "spark.streaming.blockQueueSize", 10),
-                conf.apply(MIN_FILE_AGE) == null ? -1 : r.duration(MIN_FILE_AGE, null, "0").toMillis());
+                conf.apply(MIN_FILE_AGE) == null ? -1 : r.duration(MIN_FILE_AGE, null, "0").toMillis(),
+                conf.apply(MAX_BUFFERED_BYTES) == null ? -1 : r.bytes(MAX_BUFFERED_BYTES));
+    }
+
+    private static BadRecordPolicy policy(String value) {
+        try {
+            return BadRecordPolicy.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(BAD_RECORDS + " must be replace, skip or fail, was '" + value + "'", e);
+        }
     }
 
     /** The rate a rate-limited source starts at: the initial rate if backpressure sets one, else the maximum. */
@@ -125,6 +144,15 @@ public record SourceSettings(Duration blockInterval, long receiverMaxRate, boole
                 return v == null ? dflt : Long.parseLong(v.trim());
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(key + " must be a whole number, was '" + v + "'", e);
+            }
+        }
+
+        long bytes(String key) {
+            String v = get(key, null, "0").trim();
+            try {
+                return JavaUtils.byteStringAsBytes(v);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(key + " must be a size such as 64m or 1g, was '" + v + "'", e);
             }
         }
 

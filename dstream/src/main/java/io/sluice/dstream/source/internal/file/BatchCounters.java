@@ -1,5 +1,7 @@
 package io.sluice.dstream.source.internal.file;
 
+import java.io.Serializable;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -9,32 +11,54 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.util.CollectionAccumulator;
 
 /**
- * What the tasks of one file-stream batch report back: lines read per file and the bad records they skipped.
- * Both are keyed (file, and file with line number), so a task that runs twice (a retry, or a second output
- * operation over the same batch) counts nothing twice. Known once the batch's jobs ran.
+ * What the tasks of one file-stream batch report back: lines read per file, and the bad lines they skipped or
+ * repaired. All are keyed (file, and file with line number), so a task that runs twice (a retry, or a second
+ * output operation over the same batch) counts nothing twice. Known once the batch's jobs ran.
  */
 public final class BatchCounters {
+    /** A line a task skipped or repaired; line -1 stands for a whole file (one that disappeared). */
+    public record BadLine(String path, long line, String problem) implements Serializable {
+    }
+
+    private static final Comparator<BadLine> FIRST = Comparator.comparing(BadLine::path)
+            .thenComparingLong(BadLine::line);
+
     private final CollectionAccumulator<String> readCounts;
-    private final CollectionAccumulator<String> skippedKeys;
-    private final Set<String> skippedOnDriver = new HashSet<>();
+    private final CollectionAccumulator<BadLine> skippedLines;
+    private final CollectionAccumulator<BadLine> repairedLines;
+    private final Set<BadLine> skippedOnDriver = new HashSet<>();
+    private boolean warned;
 
     BatchCounters(JavaSparkContext sc, String name) {
         this.readCounts = sc.sc().collectionAccumulator(name + " lines");
-        this.skippedKeys = sc.sc().collectionAccumulator(name + " skipped");
+        this.skippedLines = sc.sc().collectionAccumulator(name + " skipped");
+        this.repairedLines = sc.sc().collectionAccumulator(name + " repaired");
     }
 
-    /** Tasks add {@code path + "=" + lines} once they read a whole file. */
+    /** Tasks add {@code path + "=" + lines} once they read a whole file (repaired lines included). */
     public CollectionAccumulator<String> readCounts() {
         return readCounts;
     }
 
-    /** Tasks add {@code path + "#" + line} for each bad line they skip. */
-    public CollectionAccumulator<String> skippedKeys() {
-        return skippedKeys;
+    /** Tasks add each bad line they skip. */
+    public CollectionAccumulator<BadLine> skippedLines() {
+        return skippedLines;
     }
 
-    synchronized void skipOnDriver(String key) {
-        skippedOnDriver.add(key);
+    /** Tasks add each line they repair (and keep). */
+    public CollectionAccumulator<BadLine> repairedLines() {
+        return repairedLines;
+    }
+
+    /** True the first time only: the batch's warning is logged once, however many outputs read the stream. */
+    synchronized boolean firstWarning() {
+        boolean first = !warned;
+        warned = true;
+        return first;
+    }
+
+    synchronized void skipOnDriver(BadLine file) {
+        skippedOnDriver.add(file);
     }
 
     public long records() {
@@ -47,8 +71,23 @@ public final class BatchCounters {
     }
 
     public synchronized long skipped() {
-        Set<String> all = new HashSet<>(skippedOnDriver);
-        all.addAll(List.copyOf(skippedKeys.value()));
-        return all.size();
+        return skippedSet().size();
+    }
+
+    public long repaired() {
+        return new HashSet<>(List.copyOf(repairedLines.value())).size();
+    }
+
+    /** The first bad line (by file, then line), skipped or repaired, as "file line n ..."; null if none. */
+    public synchronized String firstProblem() {
+        Set<BadLine> all = skippedSet();
+        all.addAll(List.copyOf(repairedLines.value()));
+        return all.stream().min(FIRST).map(b -> b.line() < 0 ? b.problem() : b.path() + " " + b.problem()).orElse(null);
+    }
+
+    private Set<BadLine> skippedSet() {
+        Set<BadLine> all = new HashSet<>(skippedOnDriver);
+        all.addAll(List.copyOf(skippedLines.value()));
+        return all;
     }
 }

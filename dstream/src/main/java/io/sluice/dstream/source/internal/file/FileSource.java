@@ -4,6 +4,7 @@ import io.sluice.dstream.source.BatchReport;
 import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.source.SourceContext;
 import io.sluice.dstream.source.internal.BadInputException;
+import io.sluice.dstream.source.internal.BadInputWarning;
 import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.rdd.Time;
 import java.io.IOException;
@@ -19,19 +20,15 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.Function;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A stream of the files that appear in a directory (any Hadoop file system path, globs allowed): each batch
  * lists the directory, takes the new, stable files ({@link FileSelection}) and reads them. Each file is read
  * once; the files taken are the source's position in the checkpoint, so a restarted driver neither reads a file
- * twice nor misses one that arrived while it was down. A file that disappears before it is read fails the batch,
- * naming the source, the batch and the file, or under the skip policy counts as one skipped record.
+ * twice nor misses one that arrived while it was down. A file that disappears before it is read counts as one
+ * skipped record, or under the {@code fail} policy fails the batch, naming the source, the batch and the file.
  */
 public final class FileSource<T> implements InputSource<T> {
-    private static final Logger LOG = LoggerFactory.getLogger(FileSource.class);
-
     /** Reads the batch's files into an RDD (on the driver: it builds the RDD, the executors read). */
     public interface FileReader<T> {
         JavaRDD<T> read(List<FileEntry> files, Time time, BatchCounters counters, String source);
@@ -85,13 +82,12 @@ public final class FileSource<T> implements InputSource<T> {
         for (FileEntry f : files) {
             if (exists(f)) {
                 present.add(f);
-            } else if (settings.badRecords() == SourceSettings.BadRecordPolicy.SKIP) {
-                LOG.warn("{}: file {} of batch {} disappeared before it was read; skipped ({}=skip)", name,
-                        f.path(), time, SourceSettings.BAD_RECORDS);
-                batch.skipOnDriver(f.path() + "#missing");
+            } else if (settings.badRecords() != SourceSettings.BadRecordPolicy.FAIL) {
+                batch.skipOnDriver(new BatchCounters.BadLine(f.path(), -1, "the file " + f.path()
+                        + " disappeared before it was read"));
             } else {
                 throw new BadInputException("the file " + f.path() + " disappeared before it was read (set "
-                        + SourceSettings.BAD_RECORDS + "=skip to skip and count such files)");
+                        + SourceSettings.BAD_RECORDS + "=replace or skip to skip and count such files)");
             }
         }
         if (present.isEmpty()) {
@@ -148,7 +144,16 @@ public final class FileSource<T> implements InputSource<T> {
     @Override
     public BatchReport report(Time time) {
         BatchCounters c = counters.get(time);
-        return c == null ? BatchReport.NONE : new BatchReport(c.records(), c.skipped());
+        return c == null ? BatchReport.NONE : new BatchReport(c.records(), c.skipped(), c.repaired());
+    }
+
+    /** The batch's counts are final once its jobs ran: its one warning, if it had bad input. */
+    @Override
+    public void batchDone(Time time) {
+        BatchCounters c = counters.get(time);
+        if (c != null && c.firstWarning()) {
+            BadInputWarning.log(name, time, c.repaired(), c.skipped(), c.firstProblem());
+        }
     }
 
     @Override

@@ -21,9 +21,11 @@ import org.apache.spark.util.CollectionAccumulator;
 import org.apache.spark.util.SerializableConfiguration;
 
 /**
- * Reads the files of a text file stream: one task per file, strict UTF-8 lines. A line that is not UTF-8 or is
- * longer than the maximum, and a file gone by the time its task opens it, fail the task with a message naming
- * the source, the batch, the file and the line, or under the skip policy are skipped and counted.
+ * Reads the files of a text file stream: one task per file, UTF-8 lines. A line that is not UTF-8 or is longer
+ * than the maximum is kept repaired under the {@code replace} policy (malformed bytes decoded as U+FFFD, as
+ * Spark Streaming's Hadoop {@code Text} does; a long line cut at the maximum), skipped under {@code skip}, and
+ * fails the task under {@code fail} with a message naming the source, the batch, the file and the line; each is
+ * counted. A file gone by the time its task opens it is skipped, or under {@code fail} fails the task.
  */
 public final class TextFiles implements FileSource.FileReader<String> {
     private final JavaSparkContext sc;
@@ -45,43 +47,48 @@ public final class TextFiles implements FileSource.FileReader<String> {
         Broadcast<SerializableConfiguration> hadoop = conf;
         String where = source + " at batch " + time;
         int maxLength = settings.maxLineLength();
-        boolean skip = settings.badRecords() == SourceSettings.BadRecordPolicy.SKIP;
+        SourceSettings.BadRecordPolicy policy = settings.badRecords();
         CollectionAccumulator<String> read = counters.readCounts();
-        CollectionAccumulator<String> skipped = counters.skippedKeys();
+        CollectionAccumulator<BatchCounters.BadLine> skipped = counters.skippedLines();
+        CollectionAccumulator<BatchCounters.BadLine> repaired = counters.repairedLines();
         return Transforms.mapPartitions(sc.parallelize(paths, paths.size()), it -> {
             if (!it.hasNext()) {
                 return Collections.emptyIterator();
             }
-            return new Lines(it.next(), hadoop.value(), where, maxLength, skip, read, skipped);
+            return new Lines(it.next(), hadoop.value(), where, maxLength, policy, read, skipped, repaired);
         }, false);
     }
 
-    /** The good lines of one file, read lazily; bad ones are skipped (and counted) or fail the task. */
+    /** The lines of one file, read lazily; bad ones are repaired or skipped (and counted), or fail the task. */
     private static final class Lines implements Iterator<String> {
         private final String path;
         private final String where;
-        private final boolean skip;
+        private final boolean fail;
         private final CollectionAccumulator<String> read;
-        private final CollectionAccumulator<String> skipped;
+        private final CollectionAccumulator<BatchCounters.BadLine> skipped;
+        private final CollectionAccumulator<BatchCounters.BadLine> repaired;
         private InputStream in;
         private LineReader reader;
         private String next;
         private long count;
         private boolean done;
 
-        Lines(String path, SerializableConfiguration conf, String where, int maxLength, boolean skip,
-                CollectionAccumulator<String> read, CollectionAccumulator<String> skipped) throws IOException {
+        Lines(String path, SerializableConfiguration conf, String where, int maxLength,
+                SourceSettings.BadRecordPolicy policy, CollectionAccumulator<String> read,
+                CollectionAccumulator<BatchCounters.BadLine> skipped,
+                CollectionAccumulator<BatchCounters.BadLine> repaired) throws IOException {
             this.path = path;
             this.where = where;
-            this.skip = skip;
+            this.fail = policy == SourceSettings.BadRecordPolicy.FAIL;
             this.read = read;
             this.skipped = skipped;
+            this.repaired = repaired;
             Path p = new Path(path);
             try {
                 in = p.getFileSystem(conf.value()).open(p);
-                reader = new LineReader(in, maxLength, false);
+                reader = new LineReader(in, maxLength, false, policy == SourceSettings.BadRecordPolicy.REPLACE);
             } catch (FileNotFoundException e) {
-                bad(path + "#missing", "the file " + path + " disappeared before it was read");
+                bad(-1, "the file " + path + " disappeared before it was read");
                 done = true;
             }
         }
@@ -95,8 +102,12 @@ public final class TextFiles implements FileSource.FileReader<String> {
                         done = true;
                         in.close();
                         read.add(path + "=" + count);
+                    } else if (line.isRepaired()) {
+                        repaired.add(new BatchCounters.BadLine(path, line.number(), line.problem()));
+                        next = line.text();
+                        count++;
                     } else if (line.problem() != null) {
-                        bad(path + "#" + line.number(), path + ": " + line.problem());
+                        bad(line.number(), line.problem());
                     } else {
                         next = line.text();
                         count++;
@@ -118,12 +129,13 @@ public final class TextFiles implements FileSource.FileReader<String> {
             return line;
         }
 
-        private void bad(String key, String problem) {
-            if (!skip) {
-                throw new BadInputException(where + ": " + problem + " (set " + SourceSettings.BAD_RECORDS
-                        + "=skip to skip and count such records)");
+        private void bad(long line, String problem) {
+            if (fail) {
+                throw new BadInputException(where + ": " + (line < 0 ? "" : path + ": ") + problem + " (set "
+                        + SourceSettings.BAD_RECORDS + "=replace or skip to keep the job running and count such "
+                        + "records)");
             }
-            skipped.add(key);
+            skipped.add(new BatchCounters.BadLine(path, line, problem));
         }
     }
 }

@@ -22,6 +22,11 @@ enum BlockFormat {
         return this == RECORDS ? 1 : ((PackedLines) element).size();
     }
 
+    /** The bytes {@code element} holds, where that is known without measuring (packed lines), else 0. */
+    int bytes(Object element) {
+        return this == RECORDS ? 0 : ((PackedLines) element).byteSize();
+    }
+
     /** The records of a batch whose blocks hold elements of this format. */
     @SuppressWarnings("unchecked")
     <T> JavaRDD<T> records(JavaRDD<?> elements) {

@@ -15,16 +15,22 @@ import java.util.concurrent.TimeUnit;
 final class BlockGenerator<T> {
     /** Stores one block and reports it; runs on the pusher thread. */
     interface BlockSink<T> {
-        /** @param count the records the block holds (an element may hold several: packed lines) */
-        void push(List<Object> elements, long count, long skipped) throws Exception;
+        /**
+         * @param count the records the block holds (an element may hold several: packed lines)
+         * @param firstProblem where the block's first skipped or repaired record was, null if none
+         */
+        void push(List<Object> elements, long count, long skipped, long repaired, String firstProblem)
+                throws Exception;
 
         void pushFailed(Exception e);
     }
 
-    private record Block(List<Object> elements, long count, long skipped, boolean last) {
+    private record Block(List<Object> elements, long count, long skipped, long repaired, String firstProblem,
+            boolean last) {
     }
 
     private final Duration interval;
+    private final long maxBlockBytes;
     private final BlockSink<T> sink;
     private final BlockingQueue<Block> queue;
     private final Thread ticker;
@@ -32,11 +38,16 @@ final class BlockGenerator<T> {
     private final Object lock = new Object();
     private List<Object> buffer = new ArrayList<>();
     private long count;
+    private long bytes;
     private long skipped;
+    private long repaired;
+    private String firstProblem;
     private volatile boolean stopped;
 
-    BlockGenerator(String name, Duration interval, int queueSize, BlockSink<T> sink) {
+    /** @param maxBlockBytes a block is cut early once its elements hold this many bytes (where known) */
+    BlockGenerator(String name, Duration interval, int queueSize, long maxBlockBytes, BlockSink<T> sink) {
         this.interval = interval;
+        this.maxBlockBytes = maxBlockBytes;
         this.sink = sink;
         this.queue = new ArrayBlockingQueue<>(queueSize);
         this.ticker = new Thread(this::tick, "sluice-block-generator-" + name);
@@ -51,23 +62,50 @@ final class BlockGenerator<T> {
     }
 
     void add(T record) {
-        add(record, 1);
+        add(record, 1, 0);
     }
 
-    /** Adds one element that holds {@code records} records (packed lines hold many). */
-    void add(Object element, int records) {
+    /**
+     * Adds one element that holds {@code records} records (packed lines hold many) of {@code elementBytes} bytes
+     * (0 if not known). A block that reaches the byte limit is cut at once: fast input makes more blocks, not
+     * bigger ones, and waits when the queue is full.
+     */
+    void add(Object element, int records, int elementBytes) {
         if (stopped) {
             throw new IllegalStateException("cannot store records: the receiver's block generator has stopped");
         }
         synchronized (lock) {
             buffer.add(element);
             count += records;
+            bytes += elementBytes;
+            if (bytes >= maxBlockBytes) {
+                try {
+                    cut(false);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for room in the block queue", e);
+                }
+            }
         }
     }
 
-    void addSkipped() {
+    void addSkipped(String problem) {
         synchronized (lock) {
             skipped++;
+            noteProblem(problem);
+        }
+    }
+
+    void addRepaired(String problem) {
+        synchronized (lock) {
+            repaired++;
+            noteProblem(problem);
+        }
+    }
+
+    private void noteProblem(String problem) {
+        if (firstProblem == null) {
+            firstProblem = problem;
         }
     }
 
@@ -113,13 +151,16 @@ final class BlockGenerator<T> {
      */
     private void cut(boolean last) throws InterruptedException {
         synchronized (lock) {
-            if (buffer.isEmpty() && skipped == 0 && !last) {
+            if (buffer.isEmpty() && skipped == 0 && repaired == 0 && !last) {
                 return;
             }
-            queue.put(new Block(buffer, count, skipped, last));
+            queue.put(new Block(buffer, count, skipped, repaired, firstProblem, last));
             buffer = new ArrayList<>();
             count = 0;
+            bytes = 0;
             skipped = 0;
+            repaired = 0;
+            firstProblem = null;
         }
     }
 
@@ -129,7 +170,8 @@ final class BlockGenerator<T> {
                 Block block = queue.take();
                 if (!block.elements().isEmpty() || block.skipped() > 0) {
                     try {
-                        sink.push(block.elements(), block.count(), block.skipped());
+                        sink.push(block.elements(), block.count(), block.skipped(), block.repaired(),
+                                block.firstProblem());
                     } catch (InterruptedException e) {
                         throw e;
                     } catch (Exception e) {

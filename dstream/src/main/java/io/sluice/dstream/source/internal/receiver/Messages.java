@@ -22,15 +22,27 @@ final class Messages {
     }
 
     /**
-     * Supervisor to tracker once a block is stored (and logged): the reply, the driver's clock (a {@code Long}),
-     * means the driver knows it.
+     * Supervisor to tracker once a block is stored (and logged): the reply, an {@link Ack}, means the driver
+     * knows it.
      *
      * @param uniqueId the block's id within the stream, -1 for a block of only skipped records
      * @param walRecord where the write-ahead log keeps the block, null without the log
      * @param writeTime the driver-clock time the block was logged at (see {@link ReceivedBlock}), -1 without the log
+     * @param bytes what the block takes in the block manager
      */
-    record AddBlock(int streamId, long uniqueId, long records, long skipped, String walRecord, long writeTime)
-            implements Serializable {
+    record AddBlock(int streamId, long uniqueId, long records, long skipped, long repaired, String firstProblem,
+            String walRecord, long writeTime, long bytes) implements Serializable {
+    }
+
+    /**
+     * Tracker to supervisor, the answer to {@link AddBlock} and {@link Buffered}: the driver's clock, and the bytes
+     * of the stream's stored blocks that no completed batch has released yet.
+     */
+    record Ack(long driverTime, long bufferedBytes) implements Serializable {
+    }
+
+    /** Supervisor to tracker (ask), while it waits for batches to catch up: the answer is an {@link Ack}. */
+    record Buffered(int streamId) implements Serializable {
     }
 
     /** Supervisor to tracker: something listeners should hear (kind: started, stopped, error, reconnected). */

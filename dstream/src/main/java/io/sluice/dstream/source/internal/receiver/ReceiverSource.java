@@ -5,6 +5,7 @@ import io.sluice.dstream.source.BatchReport;
 import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.source.SourceContext;
 import io.sluice.dstream.source.internal.BadInputException;
+import io.sluice.dstream.source.internal.BadInputWarning;
 import io.sluice.dstream.source.internal.PackedLines;
 import io.sluice.dstream.source.internal.rate.BatchCounts;
 import io.sluice.dstream.source.internal.rate.RateController;
@@ -38,6 +39,14 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
 
         long skipped() {
             return blocks.stream().mapToLong(ReceivedBlock::skipped).sum();
+        }
+
+        long repaired() {
+            return blocks.stream().mapToLong(ReceivedBlock::repaired).sum();
+        }
+
+        String firstProblem() {
+            return blocks.stream().map(ReceivedBlock::firstProblem).filter(p -> p != null).findFirst().orElse(null);
         }
     }
 
@@ -127,6 +136,7 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
         Allocation allocation = new Allocation(blocks, rdd);
         allocations.put(time, allocation);
         counts.put(time, allocation.records());
+        BadInputWarning.log(s.source(), time, allocation.repaired(), allocation.skipped(), allocation.firstProblem());
         if (rdd == null) {
             return Optional.of(sc.emptyRDD());
         }
@@ -136,7 +146,19 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
     @Override
     public BatchReport report(Time time) {
         Allocation a = allocations.get(time);
-        return a == null ? BatchReport.NONE : new BatchReport(a.records(), a.skipped());
+        return a == null ? BatchReport.NONE : new BatchReport(a.records(), a.skipped(), a.repaired());
+    }
+
+    /**
+     * The batch's blocks are processed: they no longer count against the receiver's buffering bound, even while
+     * a window keeps them stored.
+     */
+    @Override
+    public void batchDone(Time time) {
+        Allocation a = allocations.get(time);
+        if (a != null) {
+            a.blocks().forEach(b -> stream().released(b.uniqueId()));
+        }
     }
 
     @Override
@@ -156,6 +178,7 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
         for (ReceivedBlock b : blocks) {
             if (b.hasData()) {
                 BlockStore.remove(sc.sc(), stream().streamId(), b.uniqueId());
+                stream().released(b.uniqueId());
             }
         }
     }

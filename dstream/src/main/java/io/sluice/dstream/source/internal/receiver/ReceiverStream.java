@@ -36,6 +36,11 @@ public final class ReceiverStream {
     private Time lastCleaned;
     private volatile RpcEndpoints.Ref supervisor;
     private volatile long rate;
+    // The bytes of stored blocks no completed batch has taken yet, by block id.
+    private final Map<Long, Long> storedBytes = new HashMap<>();
+    private long bufferedBytes;
+    private long maxBufferedBytes;
+    private long bufferedAsks;
     private long receivedRecords;
     private long receivedSkipped;
     private long reconnects;
@@ -124,13 +129,18 @@ public final class ReceiverStream {
     }
 
     /** Records a reported block (logging it first, with the log on); returns once the block is safe. */
-    synchronized void add(long uniqueId, long records, long skipped, String walRecord, long writeTime, Time now)
-            throws java.io.IOException {
-        ReceivedBlock block = new ReceivedBlock(uniqueId, records, skipped, walRecord, nextSequence++, writeTime);
+    synchronized void add(Messages.AddBlock m, Time now) throws java.io.IOException {
+        ReceivedBlock block = new ReceivedBlock(m.uniqueId(), m.records(), m.skipped(), m.repaired(), m.firstProblem(),
+                m.walRecord(), nextSequence++, m.writeTime());
         if (metadata != null) {
             metadata.append(block, now);
         }
         unallocated.add(block);
+        if (block.hasData() && m.bytes() > 0) {
+            storedBytes.put(block.uniqueId(), m.bytes());
+            bufferedBytes += m.bytes();
+            maxBufferedBytes = Math.max(maxBufferedBytes, bufferedBytes);
+        }
         receivedRecords += block.records();
         receivedSkipped += block.skipped();
         notifyAll();
@@ -259,6 +269,36 @@ public final class ReceiverStream {
     /** Forgets positions of batches up to {@code time}. */
     synchronized void forgetUpTo(Time time) {
         lastSequenceAt.headMap(time, false).clear();
+    }
+
+    /** The block {@code uniqueId} was processed by a completed batch, or removed: it no longer counts. */
+    synchronized void released(long uniqueId) {
+        Long bytes = storedBytes.remove(uniqueId);
+        if (bytes != null) {
+            bufferedBytes -= bytes;
+        }
+    }
+
+    /** Bytes of the stream's stored blocks no completed batch took yet: the receiver pauses above its bound. */
+    public synchronized long bufferedBytes() {
+        return bufferedBytes;
+    }
+
+    /** A paused receiver asked how much is buffered (it does every block interval while paused). */
+    synchronized long askedBuffered() {
+        bufferedAsks++;
+        notifyAll();
+        return bufferedBytes;
+    }
+
+    /** Waits until a paused receiver asked {@code n} times in all how much is buffered. */
+    public synchronized boolean awaitBufferedAsks(long n, Duration timeout) throws InterruptedException {
+        return await(timeout, () -> bufferedAsks >= n);
+    }
+
+    /** The most {@link #bufferedBytes()} ever was, for tests and diagnostics. */
+    public synchronized long maxBufferedBytes() {
+        return maxBufferedBytes;
     }
 
     synchronized boolean hasUnallocated() {

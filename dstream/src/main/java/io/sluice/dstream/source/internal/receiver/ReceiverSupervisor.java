@@ -46,7 +46,6 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
     private final ScheduledExecutorService restarter;
     private final CountDownLatch finished = new CountDownLatch(1);
     private final AtomicLong sequence = new AtomicLong();
-    private final AtomicLong skippedTotal = new AtomicLong();
     /** The driver's clock as its last reply told it: the write-ahead log's record times. */
     private final AtomicLong driverTime = new AtomicLong();
     private WriteAheadLog wal;
@@ -54,6 +53,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
     private RpcEndpoints.Ref driver;
     private RpcEndpoints.Ref self;
     private volatile int generation;
+    private final BufferBound bound;
     private volatile State state = State.STARTING;
     private volatile int failedRestarts;
     private volatile boolean storedSinceStart;
@@ -67,11 +67,16 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         this.format = spec.format();
         this.limiter = new RateLimiter(0);
         String name = spec.streamId() + "-" + UUID.randomUUID();
+        long maxBuffered = settings.maxBufferedBytes() >= 0 ? settings.maxBufferedBytes()
+                : BlockStore.storageMemory() / 2;
+        this.bound = new BufferBound(maxBuffered, spec.source(), settings.blockInterval());
         this.generator = new BlockGenerator<>(name, settings.blockInterval(), settings.blockQueueSize(),
+                Math.max(1, maxBuffered / 4),
                 new BlockGenerator.BlockSink<>() {
                     @Override
-                    public void push(List<Object> elements, long count, long skipped) throws Exception {
-                        pushAndReport(elements, count, skipped);
+                    public void push(List<Object> elements, long count, long skipped, long repaired,
+                            String firstProblem) throws Exception {
+                        pushAndReport(elements, count, skipped, repaired, firstProblem);
                     }
 
                     @Override
@@ -156,7 +161,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
     public void store(T record) {
         int records = format.records(record);
         acquire(records);
-        generator.add(record, records);
+        generator.add(record, records, format.bytes(record));
         noteStored();
     }
 
@@ -179,7 +184,10 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         }
         acquire(records);
         try {
-            pushAndReport(block, records, 0);
+            pushAndReport(block, records, 0, 0, null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(spec.source() + ": interrupted while storing a block", e);
         } catch (Exception e) {
             throw new IllegalStateException(spec.source() + ": could not store a block of " + records
                     + " records: " + e, e);
@@ -187,19 +195,22 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         noteStored();
     }
 
+    /** Skipped under {@code replace} too: the receiver did not store the record, so there is nothing to keep. */
     @Override
     public void reportBadRecord(String reason) {
-        if (settings.badRecords() == SourceSettings.BadRecordPolicy.SKIP) {
-            long n = skippedTotal.incrementAndGet();
-            generator.addSkipped();
-            if (n <= 10 || Long.bitCount(n) == 1) {
-                LOG.warn("{}: skipped bad record #{} ({} is skip): {}", spec.source(), n, SourceSettings.BAD_RECORDS,
-                        reason);
-            }
+        if (settings.badRecords() == SourceSettings.BadRecordPolicy.FAIL) {
+            stop("bad input (set " + SourceSettings.BAD_RECORDS + "=replace or skip to keep the job running and "
+                    + "count such records)", new BadInputException(reason));
         } else {
-            stop("bad input (set " + SourceSettings.BAD_RECORDS + "=skip to skip and count such records)",
-                    new BadInputException(reason));
+            LOG.debug("{}: skipped a bad record: {}", spec.source(), reason); // the driver warns once per batch
+            generator.addSkipped(reason);
         }
+    }
+
+    @Override
+    public void reportRepairedRecord(String position) {
+        LOG.debug("{}: stored a repaired record: {}", spec.source(), position); // the driver warns once per batch
+        generator.addRepaired(position);
     }
 
     @Override
@@ -305,8 +316,10 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
      * which logs that it has the block before it replies. Only then does {@code store} return, so a receiver
      * that acknowledges its source after {@code store} never acknowledges data a crash could lose.
      */
-    private void pushAndReport(List<Object> records, long count, long skipped) throws java.io.IOException {
+    private void pushAndReport(List<Object> records, long count, long skipped, long repaired, String firstProblem)
+            throws java.io.IOException, InterruptedException {
         long id = -1;
+        long bytes = 0;
         String walRecord = null;
         long writeTime = -1;
         if (!records.isEmpty() && wal != null) {
@@ -318,11 +331,16 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         }
         if (!records.isEmpty()) {
             id = ((long) generation << 32) | sequence.incrementAndGet();
-            BlockStore.put(spec.streamId(), id, records.iterator(), level);
+            bytes = BlockStore.put(spec.streamId(), id, records.iterator(), level);
         }
-        long now = driver.ask(new Messages.AddBlock(spec.streamId(), id, count, skipped, walRecord, writeTime),
-                Long.class);
-        driverTime.accumulateAndGet(now, Math::max);
+        Messages.Ack ack = driver.ask(new Messages.AddBlock(spec.streamId(), id, count, skipped, repaired, firstProblem,
+                walRecord, writeTime, bytes), Messages.Ack.class);
+        driverTime.accumulateAndGet(ack.driverTime(), Math::max);
+        bound.awaitRoom(ack.bufferedBytes(), this::askBuffered, () -> state == State.STARTED);
+    }
+
+    private long askBuffered() {
+        return driver.ask(new Messages.Buffered(spec.streamId()), Messages.Ack.class).bufferedBytes();
     }
 
     private void closeLog() {
@@ -343,6 +361,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
 
     private void acquire(long permits) {
         try {
+            bound.awaitUnpaused(() -> state == State.STARTED);
             limiter.acquire(permits);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -318,13 +318,15 @@ public final class ReceiverTracker {
         } else if (message instanceof Messages.AddBlock m) {
             try {
                 long now = clock.millis();
-                stream(m.streamId()).add(m.uniqueId(), m.records(), m.skipped(), m.walRecord(), m.writeTime(),
-                        new Time(now));
-                reply.reply(now);
+                ReceiverStream s = stream(m.streamId());
+                s.add(m, new Time(now));
+                reply.reply(new Messages.Ack(now, s.bufferedBytes()));
             } catch (java.io.IOException e) {
                 reply.fail(new IllegalStateException("the driver could not log block " + m.uniqueId()
                         + " of " + stream(m.streamId()).source() + ": " + e, e));
             }
+        } else if (message instanceof Messages.Buffered m) {
+            reply.reply(new Messages.Ack(clock.millis(), stream(m.streamId()).askedBuffered()));
         } else {
             reply.fail(new IllegalArgumentException("unexpected message " + message));
         }

@@ -2,6 +2,7 @@ package io.sluice.dstream.source.internal.receiver;
 
 import io.sluice.dstream.source.internal.LineReader;
 import io.sluice.dstream.source.internal.PackedLines;
+import io.sluice.dstream.source.internal.SourceSettings.BadRecordPolicy;
 import io.sluice.dstream.receiver.Receiver;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,8 +16,9 @@ import org.apache.spark.storage.StorageLevel;
  * Connects to a TCP server and stores what it sends: UTF-8 lines ({@code socketTextStream}), or the records a
  * converter makes of the byte stream ({@code socketStream}). When the server closes the connection, refuses it
  * or does not accept within the connect timeout, the receiver restarts, which reconnects with backoff; each
- * reconnect is counted and reported. Lines that are not UTF-8, too long, or cut off by a closing server, and
- * records the converter fails on, go to the bad-record policy.
+ * reconnect is counted and reported. Lines that are not UTF-8, too long, or cut off by a closing server are
+ * stored repaired and counted under the {@code replace} policy (as Spark Streaming's reader decodes them), and go
+ * to the bad-record policy otherwise, as do records the converter fails on.
  */
 public final class SocketReceiver<T> extends Receiver<T> {
     private static final long serialVersionUID = 1L;
@@ -25,6 +27,7 @@ public final class SocketReceiver<T> extends Receiver<T> {
     private final int port;
     private final Function<InputStream, Iterable<T>> converter;
     private final int maxLineLength;
+    private final boolean repair;
     private final int connectTimeoutMillis;
     private transient volatile Socket socket;
 
@@ -36,17 +39,18 @@ public final class SocketReceiver<T> extends Receiver<T> {
      * ({@code ReceiverSource.lines}).
      */
     public static SocketReceiver<PackedLines> lines(String host, int port, StorageLevel level, int maxLineLength,
-            int connectTimeoutMillis) {
-        return new SocketReceiver<>(host, port, null, level, maxLineLength, connectTimeoutMillis);
+            BadRecordPolicy policy, int connectTimeoutMillis) {
+        return new SocketReceiver<>(host, port, null, level, maxLineLength, policy == BadRecordPolicy.REPLACE,
+                connectTimeoutMillis);
     }
 
     public static <T> SocketReceiver<T> converting(String host, int port, Function<InputStream, Iterable<T>> converter,
             StorageLevel level, int connectTimeoutMillis) {
-        return new SocketReceiver<>(host, port, converter, level, Integer.MAX_VALUE, connectTimeoutMillis);
+        return new SocketReceiver<>(host, port, converter, level, Integer.MAX_VALUE, false, connectTimeoutMillis);
     }
 
     private SocketReceiver(String host, int port, Function<InputStream, Iterable<T>> converter, StorageLevel level,
-            int maxLineLength, int connectTimeoutMillis) {
+            int maxLineLength, boolean repair, int connectTimeoutMillis) {
         super(level);
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be within 0..65535, was " + port);
@@ -55,6 +59,7 @@ public final class SocketReceiver<T> extends Receiver<T> {
         this.port = port;
         this.converter = converter;
         this.maxLineLength = maxLineLength;
+        this.repair = repair;
         this.connectTimeoutMillis = connectTimeoutMillis;
     }
 
@@ -113,7 +118,7 @@ public final class SocketReceiver<T> extends Receiver<T> {
     }
 
     private void receiveLines(InputStream in) throws IOException {
-        LineReader reader = new LineReader(in, maxLineLength, true);
+        LineReader reader = new LineReader(in, maxLineLength, true, repair);
         PackedLines.Builder pack = new PackedLines.Builder();
         LineReader.LineSink sink = new LineReader.LineSink() {
             @Override
@@ -137,7 +142,10 @@ public final class SocketReceiver<T> extends Receiver<T> {
                 if (line.isEnd()) {
                     return;
                 }
-                if (line.problem() != null) {
+                if (line.isRepaired()) {
+                    sink.flush(); // the repaired line is stored with the block its count goes to
+                    reportRepairedRecord(address() + " " + line.problem());
+                } else if (line.problem() != null) {
                     sink.flush(); // keep the order: the lines before a bad one are stored first
                     reportBadRecord(address() + ": " + line.problem());
                 }

@@ -17,10 +17,11 @@ class BlockGeneratorTest {
         CountDownLatch release = new CountDownLatch(1);
         AtomicLong pushed = new AtomicLong();
         AtomicLong blocks = new AtomicLong();
-        BlockGenerator<Integer> generator = new BlockGenerator<>("test", Duration.ofMillis(1), 1,
+        BlockGenerator<Integer> generator = new BlockGenerator<>("test", Duration.ofMillis(1), 1, Long.MAX_VALUE,
                 new BlockGenerator.BlockSink<>() {
                     @Override
-                    public void push(List<Object> elements, long count, long skipped) throws Exception {
+                    public void push(List<Object> elements, long count, long skipped, long repaired,
+                            String firstProblem) throws Exception {
                         release.await();
                         blocks.incrementAndGet();
                         pushed.addAndGet(count);
