@@ -8,9 +8,10 @@ import org.apache.spark.SparkContext;
 import org.apache.spark.util.CollectionAccumulator;
 
 /**
- * What a batch's tasks do with a record that fails to deserialize, by {@code sluice.input.badRecords}: fail the
- * task with a message naming the stream, batch, partition and offset ({@code fail}, the default), or skip it and
- * count it ({@code skip}). Skipped records are keyed by partition and offset, so a task run twice (a retry, a
+ * What a batch's tasks do with a record that fails to deserialize, by {@code sluice.input.badRecords}: skip it
+ * and count it ({@code replace}, the default, and {@code skip}: a record whose bytes do not deserialize has
+ * nothing a decoder could repair), or fail the task with a message naming the stream, batch, partition and
+ * offset ({@code fail}). Skipped records are keyed by partition and offset, so a task run twice (a retry, a
  * second output over the batch) counts nothing twice; the count is known once the batch's jobs ran.
  */
 final class BadRecords implements Serializable {
@@ -29,12 +30,12 @@ final class BadRecords implements Serializable {
         return new BadRecords(where, null);
     }
 
-    /** Whether the setting's value ({@code fail} or {@code skip}) says to skip. */
+    /** Whether the setting's value ({@code replace}, {@code skip} or {@code fail}) says to skip. */
     static boolean skips(String setting) {
         return switch (setting.trim().toLowerCase(java.util.Locale.ROOT)) {
             case "fail" -> false;
-            case "skip" -> true;
-            default -> throw new IllegalArgumentException(SETTING + " must be fail or skip, was " + setting);
+            case "replace", "skip" -> true;
+            default -> throw new IllegalArgumentException(SETTING + " must be replace, skip or fail, was " + setting);
         };
     }
 
@@ -47,7 +48,7 @@ final class BadRecords implements Serializable {
     void handle(RecordDeserializationException e) {
         if (skipped == null) {
             throw new IllegalStateException(where + ": the record at offset " + e.offset() + " of " + e.topicPartition()
-                    + " failed to deserialize (set " + SETTING + "=skip to skip and count such records): "
+                    + " failed to deserialize (set " + SETTING + "=skip or leave it unset to skip and count such records): "
                     + e.getMessage(), e);
         }
         skipped.add(e.topicPartition() + "#" + e.offset());

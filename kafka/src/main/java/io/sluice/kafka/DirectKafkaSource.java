@@ -63,7 +63,7 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
         this.context = sourceContext;
         this.rateLimit = new RateLimit(perPartitionConfig != null ? perPartitionConfig
                 : RateLimit.fromSettings(sourceContext), sourceContext.grid().step());
-        this.skipBadRecords = BadRecords.skips(sourceContext.setting(BadRecords.SETTING).orElse("fail"));
+        this.skipBadRecords = BadRecords.skips(sourceContext.setting(BadRecords.SETTING).orElse("replace"));
         NavigableMap<Time, String> restored = sourceContext.restoredPositions();
         restored.forEach((time, text) -> batches.put(time, RangesText.decode(text)));
         synchronized (consumerLock) {

@@ -142,6 +142,7 @@ class DirectStreamTest {
         quickTimeout.put("default.api.timeout.ms", 3000); // how long the driver waits for a partition's position
         try (StreamTester tester = new StreamTester()) {
             tester.context().conf(StreamingContext.CONTINUE_ON_BATCH_FAILURE, "true");
+            tester.context().conf("sluice.input.badRecords", "fail");
             tester.collect(described(KafkaUtils.createDirectStream(tester.context(),
                     LocationStrategies.PreferConsistent(),
                     ConsumerStrategies.<String, String>Subscribe(List.of("deleted"), quickTimeout))));
@@ -204,13 +205,14 @@ class DirectStreamTest {
     }
 
     @Test
-    void aRecordThatFailsToDeserializeFailsTheBatchOrWithSkipIsSkippedAndCounted() {
+    void aRecordThatFailsToDeserializeIsSkippedAndCountedByDefaultOrWithFailFailsTheBatch() {
         broker.createTopic("badRecords", 1);
         broker.send("badRecords", 0, List.of("a0", "bad", "a2"));
         Map<String, Object> params = new java.util.HashMap<>(broker.consumerParams("badRecords"));
         params.put("value.deserializer", FailingDeserializer.class);
         try (StreamTester tester = new StreamTester()) {
             tester.context().conf(StreamingContext.CONTINUE_ON_BATCH_FAILURE, "true");
+            tester.context().conf("sluice.input.badRecords", "fail");
             tester.collect(described(KafkaUtils.createDirectStream(tester.context(),
                     LocationStrategies.PreferConsistent(),
                     ConsumerStrategies.Subscribe(List.of("badRecords"), params))));
@@ -219,16 +221,20 @@ class DirectStreamTest {
                     && reason.contains("offset 1 of badRecords-0") && reason.contains("sluice.input.badRecords=skip"),
                     reason);
         }
-        try (StreamTester tester = new StreamTester()) {
-            tester.context().conf("sluice.input.badRecords", "skip");
-            Collected<String> out = tester.collect(described(KafkaUtils.createDirectStream(tester.context(),
-                    LocationStrategies.PreferConsistent(),
-                    ConsumerStrategies.Subscribe(List.of("badRecords"), params))));
-            BatchInfo info = tester.runBatch();
+        for (String policy : new String[] {null, "skip"}) {
+            try (StreamTester tester = new StreamTester()) {
+                if (policy != null) {
+                    tester.context().conf("sluice.input.badRecords", policy);
+                }
+                Collected<String> out = tester.collect(described(KafkaUtils.createDirectStream(tester.context(),
+                        LocationStrategies.PreferConsistent(),
+                        ConsumerStrategies.Subscribe(List.of("badRecords"), params))));
+                BatchInfo info = tester.runBatch();
 
-            assertEquals(List.of(List.of("0:0:a0", "0:2:a2")), out.batches());
-            assertEquals(2, info.numRecords());
-            assertEquals(1, info.skippedRecords());
+                assertEquals(List.of(List.of("0:0:a0", "0:2:a2")), out.batches(), "policy " + policy);
+                assertEquals(2, info.numRecords());
+                assertEquals(1, info.skippedRecords());
+            }
         }
     }
 
