@@ -16,7 +16,6 @@ import io.sluice.dstream.source.internal.file.TextFiles;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.InputFormat;
-import io.sluice.dstream.source.internal.PackedLines;
 import io.sluice.dstream.source.internal.receiver.SocketReceiver;
 import io.sluice.dstream.receiver.Receiver;
 import java.io.InputStream;
@@ -77,7 +76,7 @@ public final class StreamingContext {
         this.description = new GraphDescription(batchInterval);
         this.listeners = new ListenerBus(sc.appName());
         this.settings = new ContextSettings(sc, batchInterval);
-        this.sources = new Sources(sc, listeners::post, clock, this::setting, this::checkpointDirectory);
+        this.sources = new Sources(listeners::post);
         this.lifecycle = new ContextLifecycle(this, description, listeners, settings, sources);
     }
 
@@ -145,10 +144,9 @@ public final class StreamingContext {
      * and the line; with {@code skip} they are counted in the batch's skipped records.
      */
     public DStream<String> socketTextStream(String host, int port, StorageLevel storageLevel) {
-        SourceSettings s = sources.settings();
-        SocketReceiver<PackedLines> receiver = SocketReceiver.lines(host, port, storageLevel, s.maxLineLength(),
-                (int) s.connectTimeout().toMillis());
-        return fromSource("socketTextStream", sources.lines(receiver, receiver.address()));
+        SocketReceiver.checkPort(port);
+        return fromSource("socketTextStream", sources.lines(s -> SocketReceiver.lines(host, port, storageLevel,
+                s.maxLineLength(), (int) s.connectTimeout().toMillis()), host + ":" + port));
     }
 
     /**
@@ -157,9 +155,9 @@ public final class StreamingContext {
      */
     public <T> DStream<T> socketStream(String host, int port, Function<InputStream, Iterable<T>> converter,
             StorageLevel storageLevel) {
-        SocketReceiver<T> receiver = SocketReceiver.converting(host, port, converter, storageLevel,
-                (int) sources.settings().connectTimeout().toMillis());
-        return fromSource("socketStream", sources.receiver(receiver, receiver.address()));
+        SocketReceiver.checkPort(port);
+        return fromSource("socketStream", sources.receiver(s -> SocketReceiver.converting(host, port, converter,
+                storageLevel, (int) s.connectTimeout().toMillis()), host + ":" + port));
     }
 
     /**
@@ -172,9 +170,8 @@ public final class StreamingContext {
      * batch or, with {@value SourceSettings#BAD_RECORDS}=skip, are skipped and counted.
      */
     public DStream<String> textFileStream(String directory) {
-        SourceSettings s = sources.settings();
-        return fromSource("textFileStream", new FileSource<>("textFileStream", directory, null, true, s,
-                new TextFiles(sc, s)));
+        return fromSource("textFileStream", new FileSource<>("textFileStream", directory, null, true,
+                s -> new TextFiles(sc, s)));
     }
 
     /** Files that appear in {@code directory}, read with a Hadoop input format; only new files, no filter. */
@@ -197,7 +194,7 @@ public final class StreamingContext {
             Class<V> valueClass, Class<F> formatClass, Function<Path, Boolean> filter, boolean newFilesOnly,
             Configuration conf) {
         DStream<Tuple2<K, V>> files = fromSource("fileStream", new FileSource<>("fileStream", directory, filter,
-                newFilesOnly, sources.settings(), new HadoopFiles<>(sc, keyClass, valueClass, formatClass, conf)));
+                newFilesOnly, s -> new HadoopFiles<>(sc, keyClass, valueClass, formatClass, conf)));
         return new PairDStream<>(this, files.node());
     }
 
@@ -211,8 +208,7 @@ public final class StreamingContext {
      * records. With backpressure on, the rate follows the rate controller, never above {@code recordsPerSecond}.
      */
     public DStream<String> rateStream(long recordsPerSecond, int keys, long seed) {
-        return fromSource("rateStream", new RateSource(recordsPerSecond, sources.settings(), keys, seed,
-                sc.defaultParallelism()));
+        return fromSource("rateStream", new RateSource(recordsPerSecond, keys, seed, sc.defaultParallelism()));
     }
 
     /**
@@ -235,16 +231,11 @@ public final class StreamingContext {
 
     /**
      * Sets a Sluice (or Spark Streaming) setting for this context only, over the SparkContext's configuration:
-     * for a context on an adopted SparkContext, whose settings are fixed. Source settings must be set before
-     * the first input stream is created.
+     * for a context on an adopted SparkContext, whose settings are fixed. Any setting may be set until
+     * {@link #start()}: the sources read theirs when the context starts them.
      */
     public StreamingContext conf(String key, String value) {
         description.ensureNotStarted("conf(" + key + ")");
-        if (sources.settingsRead() && (key.startsWith("sluice.receiver.") || key.startsWith("sluice.input.")
-                || key.startsWith("sluice.backpressure.") || key.startsWith("spark.streaming."))) {
-            throw new IllegalStateException("set " + key + " before creating input streams: the streams made "
-                    + "so far have read the source settings already");
-        }
         settings.put(key, value);
         return this;
     }
