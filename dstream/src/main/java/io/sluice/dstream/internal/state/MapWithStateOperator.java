@@ -1,9 +1,8 @@
 package io.sluice.dstream.internal.state;
 
-import io.sluice.dstream.internal.Rdds;
-
 import io.sluice.dstream.internal.GraphDescription;
 import io.sluice.dstream.internal.Node;
+import io.sluice.dstream.internal.Rdds;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.Transforms;
