@@ -48,12 +48,18 @@ class PairRddCollectAsMapTest {
                     ones.reduceByKeyAndWindow(Integer::sum, Duration.ofSeconds(2)));
             List<Map<String, Integer>> values = collectedAsMaps(counts.mapValues(n -> n * 10));
             List<Map<String, Tuple2<Integer, Integer>>> joined = collectedAsMaps(counts.join(counts));
+            List<Map<String, Integer>> inverse = collectedAsMaps(ones.reduceByKeyAndWindow(Integer::sum,
+                    (x, y) -> x - y, Duration.ofSeconds(2), Duration.ofSeconds(1)));
+            List<Map<String, Integer>> unioned = collectedAsMaps(t.context().union(counts, counts.window(
+                    Duration.ofSeconds(1))).reduceByKey(Integer::max));
             t.runBatches(2);
             assertEquals(List.of(Map.of(), Map.of("c", 1)), pairs);
             assertEquals(List.of(Map.of("a", 2, "b", 1), Map.of("b", 1, "c", 1)), reduced);
             assertEquals(List.of(Map.of("a", 2, "b", 1), Map.of("a", 2, "b", 2, "c", 1)), snapshots);
             assertEquals(snapshots, updated);
             assertEquals(snapshots, windowed);
+            assertEquals(List.of(Map.of("a", 2, "b", 1), Map.of("a", 2, "b", 2, "c", 1)), inverse);
+            assertEquals(reduced, unioned);
             assertEquals(List.of(Map.of("a", 20, "b", 10), Map.of("b", 10, "c", 10)), values);
             assertEquals(List.of(Map.of("a", new Tuple2<>(2, 2), "b", new Tuple2<>(1, 1)),
                     Map.of("b", new Tuple2<>(1, 1), "c", new Tuple2<>(1, 1))), joined);
