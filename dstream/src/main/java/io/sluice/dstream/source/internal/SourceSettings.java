@@ -7,8 +7,8 @@ import java.util.function.Function;
 import org.apache.spark.network.util.JavaUtils;
 
 /**
- * The settings of sources, receivers and rate control, read by each built-in source when the context starts it
- * (so a setting may be set any time before start). Each Sluice key falls back to the Spark Streaming key of the same meaning, so a job moved from Spark
+ * The settings of sources, receivers and rate control, read by each built-in source when the context starts
+ * it. Each Sluice key falls back to the Spark Streaming key of the same meaning, so a job moved from Spark
  * Streaming keeps its configuration. Serializable: receivers carry it to the executors.
  *
  * @param blockInterval how often a receiver cuts what it stored into a block (Spark: 200 ms)
