@@ -88,7 +88,7 @@ final class ContextLifecycle {
 
     /**
      * Validates the description, freezes it, and has the context's recovery (or none) build the running graph
-     * on it; then starts the sources and the scheduler.
+     * on it and start its sources; then launches the receivers and starts the scheduler.
      */
     void start(String checkpointDirectory) {
         synchronized (lock) {
@@ -113,10 +113,7 @@ final class ContextLifecycle {
                 Clock clock = context.clock();
                 description.freeze();
                 Recovery.Start start = recovery.start(sc, description, new Time(clock.millis()), settings.recovery());
-                graph = start.graph();
-                for (InputOperator<?> input : graph.inputs()) {
-                    input.start();
-                }
+                graph = start.graph(); // its sources started
                 sources.start();
                 scheduler = new BatchScheduler(graph, clock, listeners, this::reportError, start.observers(),
                         settings.concurrentJobs(), sc.appName());

@@ -16,7 +16,6 @@ import io.sluice.dstream.source.internal.file.TextFiles;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.InputFormat;
-import io.sluice.dstream.source.internal.PackedLines;
 import io.sluice.dstream.source.internal.receiver.SocketReceiver;
 import io.sluice.dstream.receiver.Receiver;
 import java.io.InputStream;
@@ -77,7 +76,7 @@ public final class StreamingContext {
         this.description = new GraphDescription(batchInterval);
         this.listeners = new ListenerBus(sc.appName());
         this.settings = new ContextSettings(sc, batchInterval);
-        this.sources = new Sources(sc, listeners::post, clock, this::setting, this::checkpointDirectory);
+        this.sources = new Sources(listeners::post);
         this.lifecycle = new ContextLifecycle(this, description, listeners, settings, sources);
     }
 
@@ -146,10 +145,9 @@ public final class StreamingContext {
      * {@code fail} fails the batch naming the source and the line.
      */
     public DStream<String> socketTextStream(String host, int port, StorageLevel storageLevel) {
-        SourceSettings s = sources.settings();
-        SocketReceiver<PackedLines> receiver = SocketReceiver.lines(host, port, storageLevel, s.maxLineLength(),
-                s.badRecords(), (int) s.connectTimeout().toMillis());
-        return fromSource("socketTextStream", sources.lines(receiver, receiver.address()));
+        SocketReceiver.checkPort(port);
+        return fromSource("socketTextStream", sources.lines(s -> SocketReceiver.lines(host, port, storageLevel,
+                s.maxLineLength(), s.badRecords(), (int) s.connectTimeout().toMillis()), host + ":" + port));
     }
 
     /**
@@ -158,9 +156,9 @@ public final class StreamingContext {
      */
     public <T> DStream<T> socketStream(String host, int port, Function<InputStream, Iterable<T>> converter,
             StorageLevel storageLevel) {
-        SocketReceiver<T> receiver = SocketReceiver.converting(host, port, converter, storageLevel,
-                (int) sources.settings().connectTimeout().toMillis());
-        return fromSource("socketStream", sources.receiver(receiver, receiver.address()));
+        SocketReceiver.checkPort(port);
+        return fromSource("socketStream", sources.receiver(s -> SocketReceiver.converting(host, port, converter,
+                storageLevel, (int) s.connectTimeout().toMillis()), host + ":" + port));
     }
 
     /**
@@ -175,9 +173,8 @@ public final class StreamingContext {
      * under {@code fail} fails the batch.
      */
     public DStream<String> textFileStream(String directory) {
-        SourceSettings s = sources.settings();
-        return fromSource("textFileStream", new FileSource<>("textFileStream", directory, null, true, s,
-                new TextFiles(sc, s)));
+        return fromSource("textFileStream", new FileSource<>("textFileStream", directory, null, true,
+                s -> new TextFiles(sc, s)));
     }
 
     /** Files that appear in {@code directory}, read with a Hadoop input format; only new files, no filter. */
@@ -200,7 +197,7 @@ public final class StreamingContext {
             Class<V> valueClass, Class<F> formatClass, Function<Path, Boolean> filter, boolean newFilesOnly,
             Configuration conf) {
         DStream<Tuple2<K, V>> files = fromSource("fileStream", new FileSource<>("fileStream", directory, filter,
-                newFilesOnly, sources.settings(), new HadoopFiles<>(sc, keyClass, valueClass, formatClass, conf)));
+                newFilesOnly, s -> new HadoopFiles<>(sc, keyClass, valueClass, formatClass, conf)));
         return new PairDStream<>(this, files.node());
     }
 
@@ -214,8 +211,7 @@ public final class StreamingContext {
      * records. With backpressure on, the rate follows the rate controller, never above {@code recordsPerSecond}.
      */
     public DStream<String> rateStream(long recordsPerSecond, int keys, long seed) {
-        return fromSource("rateStream", new RateSource(recordsPerSecond, sources.settings(), keys, seed,
-                sc.defaultParallelism()));
+        return fromSource("rateStream", new RateSource(recordsPerSecond, keys, seed, sc.defaultParallelism()));
     }
 
     /**
@@ -238,16 +234,11 @@ public final class StreamingContext {
 
     /**
      * Sets a Sluice (or Spark Streaming) setting for this context only, over the SparkContext's configuration:
-     * for a context on an adopted SparkContext, whose settings are fixed. Source settings must be set before
-     * the first input stream is created.
+     * for a context on an adopted SparkContext, whose settings are fixed. Any setting may be set until
+     * {@link #start()}: the sources read theirs when the context starts them.
      */
     public StreamingContext conf(String key, String value) {
         description.ensureNotStarted("conf(" + key + ")");
-        if (sources.settingsRead() && (key.startsWith("sluice.receiver.") || key.startsWith("sluice.input.")
-                || key.startsWith("sluice.backpressure.") || key.startsWith("spark.streaming."))) {
-            throw new IllegalStateException("set " + key + " before creating input streams: the streams made "
-                    + "so far have read the source settings already");
-        }
         settings.put(key, value);
         return this;
     }

@@ -31,6 +31,7 @@ public interface InputSource<T> {
     /**
      * Whether a batch computed again after a driver restart holds the same records: true for sources that
      * replay by batch time or by a saved position. A restarted job continues exactly only if every source does.
+     * Asked after {@link #start}, so the answer may depend on the settings read there.
      */
     default boolean replayable() {
         return false;

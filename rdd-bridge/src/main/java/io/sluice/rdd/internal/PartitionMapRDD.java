@@ -25,10 +25,11 @@ public final class PartitionMapRDD<A, B> extends RDD<B> {
     private final PartitionFunction<A, B> function;
     private final boolean preservesPartitioning;
 
-    public PartitionMapRDD(RDD<A> parent, PartitionFunction<A, B> function, boolean preservesPartitioning) {
+    /** {@code tag}: {@link ClassTags#pairs()} for an RDD of pairs, else {@link ClassTags#any()}. */
+    public PartitionMapRDD(RDD<A> parent, PartitionFunction<A, B> function, boolean preservesPartitioning,
+            scala.reflect.ClassTag<B> tag) {
         super(parent.context(), CollectionConverters.asScala(
-                List.<org.apache.spark.Dependency<?>>of(new OneToOneDependency<>(parent))).toList(),
-                ClassTags.any());
+                List.<org.apache.spark.Dependency<?>>of(new OneToOneDependency<>(parent))).toList(), tag);
         this.function = function;
         this.preservesPartitioning = preservesPartitioning;
     }

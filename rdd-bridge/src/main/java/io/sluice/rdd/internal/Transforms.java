@@ -75,12 +75,13 @@ public final class Transforms {
     }
 
     private static <A, B> JavaRDD<B> records(RDD<A> parent, PartitionFunction<A, B> f, boolean preserves) {
-        return new JavaRDD<>(new PartitionMapRDD<>(parent, f, preserves), ClassTags.any());
+        return new JavaRDD<>(new PartitionMapRDD<>(parent, f, preserves, ClassTags.any()), ClassTags.any());
     }
 
     private static <A, K, V> JavaPairRDD<K, V> pairs(RDD<A> parent, PartitionFunction<A, Tuple2<K, V>> f,
             boolean preserves) {
-        return new JavaPairRDD<>(new PartitionMapRDD<>(parent, f, preserves), ClassTags.any(), ClassTags.any());
+        return new JavaPairRDD<>(new PartitionMapRDD<>(parent, f, preserves, ClassTags.pairs()), ClassTags.any(),
+                ClassTags.any());
     }
 
     /** Throws {@code e} as it is, checked or not (Spark's Scala wrappers of Java functions do the same). */

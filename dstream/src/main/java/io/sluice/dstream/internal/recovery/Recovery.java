@@ -198,8 +198,8 @@ public final class Recovery {
     /**
      * Builds the running graph of {@code description} (validated and frozen) on the recovered progress, or
      * afresh: checks the description matches the checkpoint, builds the operators with the saved source
-     * positions and state, and plans which batches run before the timer. The one start path of every context,
-     * with a checkpoint directory or without ({@link #none()}).
+     * positions and state, starts its sources, and plans which batches run before the timer. The one start path
+     * of every context, with a checkpoint directory or without ({@link #none()}).
      */
     public Start start(JavaSparkContext sc, GraphDescription description, Time now, Settings settings) {
         try {
@@ -214,8 +214,8 @@ public final class Recovery {
         Duration interval = description.batchInterval();
         if (store == null) {
             Time zero = BatchGrid.startingAt(now, interval).zero();
-            return new Start(new StreamGraph(sc, description, zero, Set.of(), given), List.of(), zero.plus(interval),
-                    List.of());
+            return new Start(inputsStarted(new StreamGraph(sc, description, zero, Set.of(), given)), List.of(),
+                    zero.plus(interval), List.of());
         }
         deleteOldRddCheckpoints(sc);
         Set<String> checkpointed = new HashSet<>();
@@ -227,7 +227,7 @@ public final class Recovery {
         if (recovered == null) {
             prefetch.close();
             Time zero = BatchGrid.startingAt(now, interval).zero();
-            StreamGraph graph = new StreamGraph(sc, description, zero, Set.of(), plan);
+            StreamGraph graph = inputsStarted(new StreamGraph(sc, description, zero, Set.of(), plan));
             return started(graph, plan, List.of(), zero.plus(interval), zero, null);
         }
         if (!recovered.batchInterval().equals(interval)) {
@@ -245,8 +245,8 @@ public final class Recovery {
             mismatches.forEach(m -> LOG.warn("Dropping {} (sluice.recovery.allowDroppingState is set)", m));
         }
         RecoveryPlan batches = RecoveryPlan.of(recovered, now, settings.skipMissedBatches());
-        StreamGraph graph = new StreamGraph(sc, description, recovered.zeroTime(), Set.copyOf(batches.skipped()),
-                plan);
+        StreamGraph graph = inputsStarted(new StreamGraph(sc, description, recovered.zeroTime(),
+                Set.copyOf(batches.skipped()), plan));
         List<String> lossy = new ArrayList<>();
         for (InputOperator<?> input : graph.inputs()) {
             if (!input.replayable()) {
@@ -259,6 +259,14 @@ public final class Recovery {
                 recovered.batchTime(), batches.rerun().size(), batches.skipped().size(), batches.firstTimerBatch());
         return started(graph, plan, batches.rerun(), batches.firstTimerBatch(), recovered.zeroTime(),
                 recovered.batchTime());
+    }
+
+    /** Sources start once their graph is built: they read their settings then, so they know if they replay. */
+    private static StreamGraph inputsStarted(StreamGraph graph) {
+        for (InputOperator<?> input : graph.inputs()) {
+            input.start();
+        }
+        return graph;
     }
 
     /** The scheduler observes the batches for the progress writer and the state checkpoints. */

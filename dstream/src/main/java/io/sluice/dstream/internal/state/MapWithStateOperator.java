@@ -2,6 +2,7 @@ package io.sluice.dstream.internal.state;
 
 import io.sluice.dstream.internal.GraphDescription;
 import io.sluice.dstream.internal.Node;
+import io.sluice.dstream.internal.Rdds;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.Transforms;
@@ -65,7 +66,8 @@ public final class MapWithStateOperator<K, V, S, M> extends StatefulOperator<K, 
 
     /** The (key, state) pairs after batch {@code time}. */
     public java.util.Optional<JavaRDD<Tuple2<K, S>>> snapshots(Time time) {
-        return stateRecords(time).map(s -> Transforms.flatMap(s, MapWithStateOperator::entries));
+        // Pairs, tagged so (collectAsMap needs an RDD whose class tag is Tuple2's).
+        return stateRecords(time).map(s -> Rdds.tuples(Transforms.flatMapToPair(s, MapWithStateOperator::entries)));
     }
 
     private static <K, S> java.util.Iterator<Tuple2<K, S>> entries(MapWithStateBatch<K, S, ?> batch) {

@@ -2,6 +2,7 @@ package io.sluice.dstream.internal.state;
 
 import io.sluice.dstream.internal.GraphDescription;
 import io.sluice.dstream.internal.Node;
+import io.sluice.dstream.internal.Rdds;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.Transforms;
@@ -47,7 +48,7 @@ public final class UpdateStateOperator<K, V, S> extends StatefulOperator<K, V, S
 
     @Override
     protected JavaRDD<Tuple2<K, S>> output(JavaRDD<StateVersion<K, S>> states, Time time) {
-        return Transforms.flatMap(states, UpdateStateOperator::entries);
+        return Rdds.tuples(Transforms.flatMapToPair(states, UpdateStateOperator::entries)); // tagged Tuple2
     }
 
     private static <K, S> java.util.Iterator<Tuple2<K, S>> entries(StateVersion<K, S> version) {

@@ -14,10 +14,12 @@ import io.sluice.rdd.internal.KeyedMap;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.Transforms;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.rdd.RDD;
@@ -98,7 +100,8 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
     @Override
     protected Optional<JavaRDD<Tuple2<K, V>>> compute(Time time) {
         JavaRDD<KeyedMap<K, V>> maps = windowMaps(time);
-        return Optional.of(maps.mapPartitions(KeyedMaps.<K, V>records(), true));
+        FlatMapFunction<Iterator<KeyedMap<K, V>>, Tuple2<K, V>> records = KeyedMaps.records();
+        return Optional.of(Rdds.tuples(Transforms.mapPartitionsToPair(maps, records::call, true))); // tagged Tuple2
     }
 
     private JavaRDD<KeyedMap<K, V>> windowMaps(Time time) {

@@ -23,32 +23,33 @@ public final class RateSource implements InputSource<String>, RateLimitedSource 
     private final int keys;
     private final long seed;
     private final int partitions;
-    private final SourceSettings settings;
     private final BatchCounts counts = new BatchCounts();
     private volatile long rate;
     private volatile JavaSparkContext sc;
     private volatile long intervalMillis;
     private volatile String name = "rateStream";
 
-    public RateSource(long recordsPerSecond, SourceSettings settings, int keys, long seed, int partitions) {
+    public RateSource(long recordsPerSecond, int keys, long seed, int partitions) {
         if (recordsPerSecond < 1 || keys < 1 || partitions < 1) {
             throw new IllegalArgumentException("rateStream needs recordsPerSecond >= 1, keys >= 1 and partitions >= 1;"
                     + " got " + recordsPerSecond + ", " + keys + ", " + partitions);
         }
-        long startRate = settings.startRate(recordsPerSecond);
         this.maxRate = recordsPerSecond;
-        this.rate = startRate > 0 ? Math.min(startRate, recordsPerSecond) : recordsPerSecond;
-        this.settings = settings;
+        this.rate = recordsPerSecond;
         this.keys = keys;
         this.seed = seed;
         this.partitions = partitions;
     }
 
+    /** With backpressure on (a source setting, read now), the rate starts at the initial rate and follows control. */
     @Override
     public void start(SourceContext context) {
         sc = context.sparkContext();
         intervalMillis = context.grid().step().toMillis();
         name = context.name();
+        SourceSettings settings = SourceSettings.from(context);
+        long startRate = settings.startRate(maxRate);
+        rate = startRate > 0 ? Math.min(startRate, maxRate) : maxRate;
         if (settings.backpressure()) {
             context.addStreamingListener(new RateController(this, intervalMillis, settings));
         }

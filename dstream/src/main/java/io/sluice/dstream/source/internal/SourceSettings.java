@@ -1,13 +1,14 @@
 package io.sluice.dstream.source.internal;
 
+import io.sluice.dstream.source.SourceContext;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.function.Function;
 import org.apache.spark.network.util.JavaUtils;
 
 /**
- * The settings of sources, receivers and rate control, read once at context creation from the context's
- * settings. Each Sluice key falls back to the Spark Streaming key of the same meaning, so a job moved from Spark
+ * The settings of sources, receivers and rate control, read by each built-in source when the context starts
+ * it. Each Sluice key falls back to the Spark Streaming key of the same meaning, so a job moved from Spark
  * Streaming keeps its configuration. Serializable: receivers carry it to the executors.
  *
  * @param blockInterval how often a receiver cuts what it stored into a block (Spark: 200 ms)
@@ -79,6 +80,11 @@ public record SourceSettings(Duration blockInterval, long receiverMaxRate, boole
         if (maxLineLength < 1 || blockQueueSize < 1) {
             throw new IllegalArgumentException(MAX_LINE_LENGTH + " and " + BLOCK_QUEUE_SIZE + " must be positive");
         }
+    }
+
+    /** Reads the settings of the context that starts a source. */
+    public static SourceSettings from(SourceContext context) {
+        return from(key -> context.setting(key).orElse(null));
     }
 
     /** Reads the settings through {@code conf}, which returns null for a key that is not set. */

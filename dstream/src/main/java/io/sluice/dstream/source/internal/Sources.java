@@ -1,8 +1,8 @@
 package io.sluice.dstream.source.internal;
 
-import io.sluice.dstream.Clock;
 import io.sluice.dstream.receiver.Receiver;
 import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.dstream.source.SourceContext;
 import io.sluice.dstream.source.internal.receiver.ReceiverSource;
 import io.sluice.dstream.source.internal.receiver.ReceiverTracker;
 import java.time.Duration;
@@ -10,59 +10,39 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
-import org.apache.spark.api.java.JavaSparkContext;
 
 /**
- * What a context's built-in sources share, one per context: their settings (read once, when the first source
- * needs them) and the receiver tracker of its receiver streams. The context starts it after its sources (each
- * receiver stream registers with the tracker when it starts), stops the receivers before the last batches, so
- * that a graceful stop runs one more batch for what they stored, and releases their blocks after the last one.
+ * What a context's built-in sources share, one per context: the receiver tracker of its receiver streams, made
+ * when the first of them starts, from the source settings and the checkpoint directory the context has then.
+ * The context starts it after its sources (each receiver stream registers with the tracker when it starts),
+ * stops the receivers before the last batches, so that a graceful stop runs one more batch for what they stored,
+ * and releases their blocks after the last one.
  */
 public final class Sources {
-    private final JavaSparkContext sc;
     private final Consumer<StreamingListener.Event> listeners;
-    private final Clock clock;
-    private final Function<String, String> conf;
-    private final Supplier<String> checkpointDirectory;
     private final List<ReceiverSource<?>> receivers = new ArrayList<>();
-    private SourceSettings settings;
     private ReceiverTracker tracker;
 
-    /**
-     * @param listeners posts an event to the context's listeners (receiver events)
-     * @param conf the context's settings (null for an unset key)
-     */
-    public Sources(JavaSparkContext sc, Consumer<StreamingListener.Event> listeners, Clock clock,
-            Function<String, String> conf, Supplier<String> checkpointDirectory) {
-        this.sc = sc;
+    /** @param listeners posts an event to the context's listeners (receiver events) */
+    public Sources(Consumer<StreamingListener.Event> listeners) {
         this.listeners = listeners;
-        this.clock = clock;
-        this.conf = conf;
-        this.checkpointDirectory = checkpointDirectory;
-    }
-
-    /** The settings, read once, when the first source needs them. */
-    public synchronized SourceSettings settings() {
-        if (settings == null) {
-            settings = SourceSettings.from(conf);
-        }
-        return settings;
-    }
-
-    /** Whether the settings were read already (a later setting would not reach the sources made so far). */
-    public synchronized boolean settingsRead() {
-        return settings != null;
     }
 
     /** A source of what {@code receiver} stores, run by this context's tracker; {@code detail} follows its name. */
     public synchronized <T> ReceiverSource<T> receiver(Receiver<T> receiver, String detail) {
-        return added(ReceiverSource.of(receiver, detail, tracker()));
+        return added(ReceiverSource.of(receiver, detail, this::tracker));
     }
 
-    /** A source of the lines {@code receiver} stores packed; {@code detail} follows its name. */
-    public synchronized ReceiverSource<String> lines(Receiver<PackedLines> receiver, String detail) {
-        return added(ReceiverSource.lines(receiver, detail, tracker()));
+    /** As {@link #receiver(Receiver, String)}, with the receiver made at start from the source settings. */
+    public synchronized <T> ReceiverSource<T> receiver(Function<SourceSettings, Receiver<T>> receiverFor,
+            String detail) {
+        return added(ReceiverSource.madeAtStart(receiverFor, detail, this::tracker));
+    }
+
+    /** A source of the lines a receiver (made at start from the source settings) stores packed. */
+    public synchronized ReceiverSource<String> lines(Function<SourceSettings, Receiver<PackedLines>> receiverFor,
+            String detail) {
+        return added(ReceiverSource.lines(receiverFor, detail, this::tracker));
     }
 
     private <T> ReceiverSource<T> added(ReceiverSource<T> source) {
@@ -70,9 +50,11 @@ public final class Sources {
         return source;
     }
 
-    private ReceiverTracker tracker() {
+    /** The context's tracker: made by the first receiver stream that starts, from what {@code context} has. */
+    private synchronized ReceiverTracker tracker(SourceContext context) {
         if (tracker == null) {
-            tracker = new ReceiverTracker(sc, listeners, clock, settings(), checkpointDirectory);
+            tracker = new ReceiverTracker(context.sparkContext(), listeners, context.clock(),
+                    SourceSettings.from(context), context.checkpointDirectory().orElse(null));
         }
         return tracker;
     }

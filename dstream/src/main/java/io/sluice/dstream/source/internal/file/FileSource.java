@@ -37,23 +37,24 @@ public final class FileSource<T> implements InputSource<T> {
     private final String directory;
     private final Function<Path, Boolean> filter;
     private final boolean newFilesOnly;
-    private final SourceSettings settings;
-    private final FileReader<T> reader;
+    private final java.util.function.Function<SourceSettings, FileReader<T>> readerFor;
     private final NavigableMap<Time, BatchCounters> counters = new ConcurrentSkipListMap<>();
+    private volatile SourceSettings settings;
+    private volatile FileReader<T> reader;
     private volatile FileSelection selection;
     private volatile JavaSparkContext sc;
     private volatile String name;
 
+    /** {@code readerFor} makes the reader at start, from the source settings read then. */
     public FileSource(String kind, String directory, Function<Path, Boolean> filter, boolean newFilesOnly,
-            SourceSettings settings, FileReader<T> reader) {
+            java.util.function.Function<SourceSettings, FileReader<T>> readerFor) {
         if (directory == null || directory.isBlank()) {
             throw new IllegalArgumentException(kind + " needs a directory");
         }
         this.directory = directory;
         this.filter = filter;
         this.newFilesOnly = newFilesOnly;
-        this.settings = settings;
-        this.reader = reader;
+        this.readerFor = readerFor;
     }
 
     /** Files taken before a restart are the position: the restored selection goes on from there. */
@@ -61,6 +62,8 @@ public final class FileSource<T> implements InputSource<T> {
     public void start(SourceContext context) {
         sc = context.sparkContext();
         name = context.name();
+        settings = SourceSettings.from(context);
+        reader = readerFor.apply(settings);
         long minAge = settings.minFileAgeMillis() >= 0 ? settings.minFileAgeMillis()
                 : context.grid().step().toMillis();
         FileSelection s = new FileSelection(minAge, Long.MIN_VALUE);

@@ -7,6 +7,7 @@ import io.sluice.dstream.source.SourceContext;
 import io.sluice.dstream.source.internal.BadInputException;
 import io.sluice.dstream.source.internal.BadInputWarning;
 import io.sluice.dstream.source.internal.PackedLines;
+import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.source.internal.rate.BatchCounts;
 import io.sluice.dstream.source.internal.rate.RateController;
 import io.sluice.dstream.source.internal.rate.RateLimitedSource;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.Function;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.rdd.RDD;
@@ -50,12 +52,13 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
         }
     }
 
-    private final Receiver<?> receiver;
+    private final Function<SourceSettings, Receiver<?>> receiverFor;
     private final BlockFormat format;
     private final String detail;
-    private final ReceiverTracker tracker;
+    private final Function<SourceContext, ReceiverTracker> trackerOf;
     private final NavigableMap<Time, Allocation> allocations = new ConcurrentSkipListMap<>();
     private final BatchCounts counts = new BatchCounts();
+    private volatile ReceiverTracker tracker;
     private volatile ReceiverStream stream;
     private volatile JavaSparkContext sc;
     private volatile BatchGrid grid;
@@ -63,26 +66,44 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
 
     /**
      * A stream of the records {@code receiver} stores. {@code detail} (e.g. the server's address) follows the
-     * stream's name in messages; empty for none.
+     * stream's name in messages; empty for none. {@code trackerOf} gives the tracker of the context that starts
+     * the stream (one per context, made from the settings it has at start).
      */
-    public static <T> ReceiverSource<T> of(Receiver<T> receiver, String detail, ReceiverTracker tracker) {
-        return new ReceiverSource<>(receiver, BlockFormat.RECORDS, detail, tracker);
+    public static <T> ReceiverSource<T> of(Receiver<T> receiver, String detail,
+            Function<SourceContext, ReceiverTracker> trackerOf) {
+        sendable(receiver);
+        return new ReceiverSource<>(settings -> receiver, BlockFormat.RECORDS, detail, trackerOf);
     }
 
-    /** A stream of the lines a receiver stores packed ({@link PackedLines}), made strings as tasks read them. */
-    public static ReceiverSource<String> lines(Receiver<PackedLines> receiver, String detail, ReceiverTracker tracker) {
-        return new ReceiverSource<>(receiver, BlockFormat.PACKED_LINES, detail, tracker);
+    /** As {@link #of}, with the receiver made at start from the source settings (a socket's timeouts). */
+    public static <T> ReceiverSource<T> madeAtStart(Function<SourceSettings, Receiver<T>> receiverFor, String detail,
+            Function<SourceContext, ReceiverTracker> trackerOf) {
+        return new ReceiverSource<>(receiverFor::apply, BlockFormat.RECORDS, detail, trackerOf);
     }
 
-    private ReceiverSource(Receiver<?> receiver, BlockFormat format, String detail, ReceiverTracker tracker) {
+    /**
+     * A stream of the lines a receiver (made at start from the source settings) stores packed ({@link
+     * PackedLines}), made strings as tasks read them.
+     */
+    public static ReceiverSource<String> lines(Function<SourceSettings, Receiver<PackedLines>> receiverFor,
+            String detail, Function<SourceContext, ReceiverTracker> trackerOf) {
+        return new ReceiverSource<>(receiverFor::apply, BlockFormat.PACKED_LINES, detail, trackerOf);
+    }
+
+    private ReceiverSource(Function<SourceSettings, Receiver<?>> receiverFor, BlockFormat format, String detail,
+            Function<SourceContext, ReceiverTracker> trackerOf) {
+        this.receiverFor = receiverFor;
+        this.format = format;
+        this.detail = detail;
+        this.trackerOf = trackerOf;
+    }
+
+    private static Receiver<?> sendable(Receiver<?> receiver) {
         Serialization.problemWith(receiver).ifPresent(p -> {
             throw new IllegalArgumentException("the receiver " + receiver.getClass().getName() + " cannot be sent "
                     + "to an executor: " + p + " (make captured objects Serializable, or create them in onStart)");
         });
-        this.receiver = receiver;
-        this.format = format;
-        this.detail = detail;
-        this.tracker = tracker;
+        return receiver;
     }
 
     /** The driver's state of this stream, once the context started. */
@@ -98,15 +119,18 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
     public void start(SourceContext context) {
         sc = context.sparkContext();
         grid = context.grid();
-        ReceiverStream s = tracker.register(receiver, format, context.name() + (detail.isEmpty() ? "" : " (" + detail + ")"),
+        ReceiverTracker t = trackerOf.apply(context);
+        tracker = t;
+        Receiver<?> receiver = sendable(receiverFor.apply(t.settings()));
+        ReceiverStream s = t.register(receiver, format, context.name() + (detail.isEmpty() ? "" : " (" + detail + ")"),
                 context.id());
-        tracker.openLog(s);
+        t.openLog(s);
         if (!context.restoredPositions().isEmpty()) {
             s.restore(context.restoredPositions());
         }
         stream = s;
-        if (tracker.settings().backpressure()) {
-            context.addStreamingListener(new RateController(this, grid.step().toMillis(), tracker.settings()));
+        if (t.settings().backpressure()) {
+            context.addStreamingListener(new RateController(this, grid.step().toMillis(), t.settings()));
         }
     }
 
@@ -192,8 +216,12 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
 
     // ---- recovery: with the write-ahead log, a batch run again after a restart reads the blocks it read ----
 
+    /** Asked once started: whether blocks are logged is a setting read at start. */
     @Override
     public boolean replayable() {
+        if (tracker == null) {
+            throw new IllegalStateException("a receiver stream knows whether it replays once it started");
+        }
         return tracker.writeAheadLog();
     }
 

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import org.apache.spark.util.SerializableConfiguration;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -40,7 +39,7 @@ public final class ReceiverTracker {
     private final Consumer<StreamingListener.Event> listeners;
     private final Clock clock;
     private final SourceSettings settings;
-    private final Supplier<String> checkpointDirectory;
+    private final String checkpointDirectory; // null when the context has none
     private final String name = "sluice-receiver-tracker-" + INSTANCES.incrementAndGet();
     private final List<ReceiverStream> streams = new ArrayList<>();
     private final Map<Integer, Thread> jobs = new ConcurrentHashMap<>();
@@ -55,9 +54,12 @@ public final class ReceiverTracker {
     private volatile boolean stopping;
     private RpcEndpoints.Ref endpoint;
 
+    /**
+     * A context's tracker, made when it starts its first receiver stream, with the source settings and the
+     * checkpoint directory ({@code null}: none) the context has then.
+     */
     public ReceiverTracker(JavaSparkContext sc, Consumer<StreamingListener.Event> listeners, Clock clock,
-            SourceSettings settings,
-            Supplier<String> checkpointDirectory) {
+            SourceSettings settings, String checkpointDirectory) {
         this.sc = sc;
         this.checkpointDirectory = checkpointDirectory;
         this.listeners = listeners;
@@ -94,7 +96,7 @@ public final class ReceiverTracker {
     }
 
     private String logDirectory(String kind, ReceiverStream s) {
-        String dir = checkpointDirectory.get();
+        String dir = checkpointDirectory;
         if (dir == null) {
             throw new IllegalStateException(SourceSettings.WRITE_AHEAD_LOG + " is set, but there is no checkpoint "
                     + "directory for the log: call checkpoint(directory) or use StreamingContext.getOrCreate");

@@ -52,15 +52,20 @@ public final class SocketReceiver<T> extends Receiver<T> {
     private SocketReceiver(String host, int port, Function<InputStream, Iterable<T>> converter, StorageLevel level,
             int maxLineLength, boolean repair, int connectTimeoutMillis) {
         super(level);
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("port must be within 0..65535, was " + port);
-        }
+        checkPort(port);
         this.host = host;
         this.port = port;
         this.converter = converter;
         this.maxLineLength = maxLineLength;
         this.repair = repair;
         this.connectTimeoutMillis = connectTimeoutMillis;
+    }
+
+    /** Checks a port where the stream is created (the receiver itself is made when the context starts). */
+    public static void checkPort(int port) {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be within 0..65535, was " + port);
+        }
     }
 
     public String address() {
