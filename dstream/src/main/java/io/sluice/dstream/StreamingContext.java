@@ -293,7 +293,8 @@ public final class StreamingContext {
      * only, keeps its fresh-start side effects (deleting old output, "Creating new context") under {@code if
      * (!restoring)}. The directory is read before the factory runs, with the classpath's Hadoop configuration.
      */
-    public static StreamingContext getOrCreate(String checkpointDirectory, Function<Boolean, StreamingContext> factory) {
+    public static StreamingContext getOrCreate(String checkpointDirectory,
+            Function<Boolean, StreamingContext> factory) {
         return GetOrCreate.telling(checkpointDirectory, factory);
     }
 
