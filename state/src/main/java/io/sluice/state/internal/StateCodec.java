@@ -4,13 +4,13 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
-import com.esotericsoftware.kryo.util.MapReferenceResolver;
 import io.sluice.rdd.internal.KryoRegistrations;
-import io.sluice.rdd.internal.RegisteredClassResolver;
+import io.sluice.rdd.internal.FileKryo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.function.Consumer;
 
@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  * <p>Keys and states are written by a Kryo that only knows registered classes ({@code
  * setRegistrationRequired(true)}): standard value types, Scala's Tuple2 and the application's {@link
  * KryoRegistrations}. A file names classes by registration id; a class name in a (crafted) file resolves only
- * to a registered class ({@link RegisteredClassResolver}), so no class is ever loaded or initialised because a
+ * to a registered class ({@link FileKryo}), so no class is ever loaded or initialised because a
  * checkpoint file names it; a file using a class the application does not register fails to decode, with a
  * message naming the file and the id or class. The application must register its own key and state classes in the same order on
  * every start (registration ids are positional).
@@ -55,8 +55,7 @@ public final class StateCodec {
 
     /** A codec knowing the standard types and what {@code registrations} registers. */
     public StateCodec(Consumer<Kryo> registrations) {
-        kryo = new Kryo(new RegisteredClassResolver(), new MapReferenceResolver());
-        kryo.setRegistrationRequired(true);
+        kryo = FileKryo.newKryo();
         kryo.setReferences(false);
         for (Class<?> c : List.of(Boolean.class, Byte.class, Character.class, Short.class, Integer.class, Long.class,
                 Float.class, Double.class, String.class, byte[].class, char[].class, short[].class, int[].class,
@@ -67,6 +66,7 @@ public final class StateCodec {
             kryo.register(c);
         }
         registrations.accept(kryo);
+        FileKryo.restrict(kryo);
     }
 
     /** Writes every live entry of {@code state}. */
@@ -261,9 +261,12 @@ public final class StateCodec {
                     throw new IOException("corrupt state file: entry kind " + kind);
                 }
             }
-        } catch (RegisteredClassResolver.RefusedClassException e) {
-            throw new IOException("state file " + file + " " + e.getMessage(), e);
         } catch (KryoException e) {
+            Optional<String> refused = FileKryo.refusedClass(e);
+            if (refused.isPresent()) {
+                throw new IOException("state file " + file + " names " + refused.get() + ", which is refused: "
+                        + e.getMessage(), e);
+            }
             throw new IOException("cannot decode an entry of state file " + file + " (a class unknown to this "
                     + "application's Kryo registrations, or a corrupt file): " + e.getMessage(), e);
         } catch (IOExceptionUnchecked e) {
