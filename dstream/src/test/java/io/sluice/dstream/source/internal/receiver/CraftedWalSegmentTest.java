@@ -8,17 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.esotericsoftware.kryo.io.Output;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.BlockStore;
-import io.sluice.rdd.internal.SparkContexts;
 import io.sluice.recovery.internal.wal.FileWriteAheadLog;
 import io.sluice.recovery.internal.wal.RecordHandle;
+import io.sluice.testkit.SharedSpark;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.SparkConf;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.util.SerializableConfiguration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,13 +41,7 @@ class CraftedWalSegmentTest {
 
     @BeforeAll
     static void start() {
-        sc = new JavaSparkContext(SparkContexts.withDefaults(new SparkConf().setMaster("local[1]")
-                .setAppName("crafted-wal").set("spark.ui.enabled", "false")));
-    }
-
-    @AfterAll
-    static void stop() {
-        sc.stop();
+        sc = SharedSpark.context();
     }
 
     @Test
