@@ -1,6 +1,10 @@
 package io.sluice.rdd.internal;
 
+import com.esotericsoftware.kryo.KryoException;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -11,6 +15,7 @@ import org.apache.spark.SparkEnv;
 import org.apache.spark.rdd.BlockRDD;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.serializer.DeserializationStream;
+import org.apache.spark.serializer.SerializationStream;
 import org.apache.spark.serializer.SerializerInstance;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.BlockResult;
@@ -67,30 +72,51 @@ public final class BlockStore {
         return new BlockRDD<>(sc, ids, ClassTags.any());
     }
 
-    /** The records as one serialized value (a list), for a log: only records are written, never code. */
+    /**
+     * The records one after another, for a log: only records are written, never code, and only records of
+     * registered classes ({@link SharedKryoSerializer#forFiles}), so that reading the log back never resolves
+     * a class the application did not register.
+     */
     public static byte[] serialize(List<?> records) {
-        ByteBuffer buffer = serializer().serialize(new ArrayList<>(records), ClassTags.any());
-        byte[] bytes = new byte[buffer.remaining()];
-        buffer.get(bytes);
-        return bytes;
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        SerializationStream out = SharedKryoSerializer.forFiles().newInstance().serializeStream(bytes);
+        try {
+            for (Object r : records) {
+                out.writeObject(r, ClassTags.any());
+            }
+        } catch (KryoException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("records written to a file must be of classes registered with Kryo "
+                    + "(add them to spark.kryo.classesToRegister or a registrator): " + e.getMessage(), e);
+        } finally {
+            out.close();
+        }
+        return bytes.toByteArray();
     }
 
-    /** What {@link #serialize} made. */
-    @SuppressWarnings("unchecked")
-    public static <T> List<T> deserialize(byte[] bytes) {
-        return (List<T>) serializer().deserialize(ByteBuffer.wrap(bytes), ClassTags.any());
+    /** What {@link #serialize} made, read from {@code file} (named in errors). */
+    public static <T> List<T> deserialize(byte[] bytes, String file) throws IOException {
+        try {
+            return readAll(SharedKryoSerializer.forFiles().newInstance(), new ByteArrayInputStream(bytes));
+        } catch (KryoException | IllegalArgumentException e) {
+            throw new IOException(file + " holds records that cannot be read (only classes registered with Kryo are "
+                    + "read from files; the class was not initialised): " + e.getMessage(), e);
+        }
     }
 
     /**
      * The records of a serialization stream ({@code SerializerInstance.serializeStream}, records written one
      * after another): the bytes Spark Streaming's {@code Receiver.store(ByteBuffer)} takes.
      */
-    @SuppressWarnings("unchecked")
     public static <T> List<T> readStream(ByteBuffer bytes) {
         byte[] copy = new byte[bytes.remaining()];
         bytes.duplicate().get(copy);
+        return readAll(serializer(), new ByteArrayInputStream(copy));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> List<T> readAll(SerializerInstance serializer, InputStream bytes) {
         List<T> records = new ArrayList<>();
-        DeserializationStream in = serializer().deserializeStream(new ByteArrayInputStream(copy));
+        DeserializationStream in = serializer.deserializeStream(bytes);
         try {
             CollectionConverters.asJava(in.asIterator()).forEachRemaining(r -> records.add((T) r));
         } finally {

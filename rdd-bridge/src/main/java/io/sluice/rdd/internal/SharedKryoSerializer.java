@@ -23,9 +23,13 @@ import org.apache.spark.serializer.SerializerInstance;
 public final class SharedKryoSerializer extends Serializer implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final Object LOCK = new Object();
-    /** Per mode (0 untracked, 1 as configured): the serializer of the current environment, and that environment. */
-    private static final KryoSerializer[] cached = new KryoSerializer[2];
-    private static final SparkEnv[] cachedFor = new SparkEnv[2];
+    /**
+     * Per mode (0 untracked, 1 as configured, 2 for files): the serializer of the current environment, and that
+     * environment.
+     */
+    private static final KryoSerializer[] cached = new KryoSerializer[3];
+    private static final SparkEnv[] cachedFor = new SparkEnv[3];
+    private static final int FILES = 2;
 
     private final boolean trackReferences;
 
@@ -48,18 +52,43 @@ public final class SharedKryoSerializer extends Serializer implements Serializab
         return env != null && env.serializer() instanceof KryoSerializer;
     }
 
+    /**
+     * The context's Kryo registrations (whatever {@code spark.serializer} is) made fit to write and read files,
+     * such as the write-ahead log's records ({@link FileKryo}: registered classes only), one per environment.
+     */
+    public static KryoSerializer forFiles() {
+        return cached(FILES);
+    }
+
     // package-private for tests
     KryoSerializer delegate() {
+        return cached(trackReferences ? 1 : 0);
+    }
+
+    private static KryoSerializer cached(int mode) {
         SparkEnv env = SparkEnv.get();
-        int mode = trackReferences ? 1 : 0;
         synchronized (LOCK) {
             if (cached[mode] == null || cachedFor[mode] != env) {
                 SparkConf conf = env == null ? new SparkConf() : env.conf();
-                cached[mode] = new KryoSerializer(trackReferences ? conf
+                cached[mode] = mode == FILES ? new FileKryoSerializer(conf) : new KryoSerializer(mode == 1 ? conf
                         : conf.clone().set("spark.kryo.referenceTracking", "false"));
                 cachedFor[mode] = env;
             }
             return cached[mode];
+        }
+    }
+
+    /** Spark's Kryo as configured, each pooled instance restricted by {@link FileKryo}. */
+    private static final class FileKryoSerializer extends KryoSerializer {
+        private static final long serialVersionUID = 1L;
+
+        FileKryoSerializer(SparkConf conf) {
+            super(conf);
+        }
+
+        @Override
+        public com.esotericsoftware.kryo.Kryo newKryo() {
+            return FileKryo.restrict(super.newKryo());
         }
     }
 

@@ -5,10 +5,12 @@ import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import io.sluice.rdd.internal.KryoRegistrations;
+import io.sluice.rdd.internal.FileKryo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.function.Consumer;
 
@@ -24,9 +26,10 @@ import java.util.function.Consumer;
  *
  * <p>Keys and states are written by a Kryo that only knows registered classes ({@code
  * setRegistrationRequired(true)}): standard value types, Scala's Tuple2 and the application's {@link
- * KryoRegistrations}. A file names classes only by registration id, so no class is ever loaded because a
- * checkpoint file names it; a file using a class the application no longer registers fails to decode, with
- * a message naming the id. The application must register its own key and state classes in the same order on
+ * KryoRegistrations}. A file names classes by registration id; a class name in a (crafted) file resolves only
+ * to a registered class ({@link FileKryo}), so no class is ever loaded or initialised because a
+ * checkpoint file names it; a file using a class the application does not register fails to decode, with a
+ * message naming the file and the id or class. The application must register its own key and state classes in the same order on
  * every start (registration ids are positional).
  *
  * <p>Not thread-safe (Kryo is not): use one codec per thread.
@@ -52,8 +55,7 @@ public final class StateCodec {
 
     /** A codec knowing the standard types and what {@code registrations} registers. */
     public StateCodec(Consumer<Kryo> registrations) {
-        kryo = new Kryo();
-        kryo.setRegistrationRequired(true);
+        kryo = FileKryo.newKryo();
         kryo.setReferences(false);
         for (Class<?> c : List.of(Boolean.class, Byte.class, Character.class, Short.class, Integer.class, Long.class,
                 Float.class, Double.class, String.class, byte[].class, char[].class, short[].class, int[].class,
@@ -64,6 +66,7 @@ public final class StateCodec {
             kryo.register(c);
         }
         registrations.accept(kryo);
+        FileKryo.restrict(kryo);
     }
 
     /** Writes every live entry of {@code state}. */
@@ -138,23 +141,28 @@ public final class StateCodec {
 
     /** Reads a snapshot {@link #writeSnapshot} wrote. */
     public <K, S> StateVersion<K, S> readSnapshot(InputStream stream) throws IOException {
-        return restore(stream, List.of());
+        return restore(stream, List.of(), List.of("snapshot"));
     }
 
     /** Applies a delta {@link #writeDelta} wrote to the state of the batch it was taken since. */
     public <K, S> StateVersion<K, S> applyDelta(StateVersion<K, S> state, InputStream stream) throws IOException {
         StateLoader<K, S> loader = StateLoader.copyOf(state);
-        long time = applyDelta(loader, state.batchTime(), stream);
+        long time = applyDelta(loader, state.batchTime(), stream, "delta");
         return loader.build(time, time);
     }
 
     /**
      * A partition's state from its snapshot followed by its deltas, oldest first: every file is applied to one
-     * table, so a chain costs its entries, not a copy of the state per delta.
+     * table, so a chain costs its entries, not a copy of the state per delta. {@code files} names the snapshot
+     * and then each delta in errors.
      */
-    public <K, S> StateVersion<K, S> restore(InputStream snapshot, List<InputStream> deltas) throws IOException {
+    public <K, S> StateVersion<K, S> restore(InputStream snapshot, List<InputStream> deltas, List<String> files)
+            throws IOException {
+        if (files.size() != deltas.size() + 1) {
+            throw new IllegalArgumentException("one name per file: " + files);
+        }
         Input in = new Input(snapshot, 1 << 16);
-        Header h = readHeader(in, SNAPSHOT);
+        Header h = readHeader(in, SNAPSHOT, files.get(0));
         StateLoader<K, S> loader = new StateLoader<>(h.entries(), h.timed());
         readEntries(in, h, new Sink<K, S>() {
             @Override
@@ -166,21 +174,22 @@ public final class StateCodec {
             public void remove(K key) {
                 throw new IOExceptionUnchecked("a snapshot holds a removal");
             }
-        });
+        }, files.get(0));
         long time = h.batchTime();
-        for (InputStream delta : deltas) {
-            time = applyDelta(loader, time, delta);
+        for (int i = 0; i < deltas.size(); i++) {
+            time = applyDelta(loader, time, deltas.get(i), files.get(i + 1));
         }
         return loader.build(time, time);
     }
 
     /** Applies a delta to {@code loader}, which holds the state of batch {@code base}; returns the delta's batch. */
-    private <K, S> long applyDelta(StateLoader<K, S> loader, long base, InputStream stream) throws IOException {
+    private <K, S> long applyDelta(StateLoader<K, S> loader, long base, InputStream stream, String file)
+            throws IOException {
         Input in = new Input(stream, 1 << 16);
-        Header h = readHeader(in, DELTA);
+        Header h = readHeader(in, DELTA, file);
         if (h.base() != base) {
-            throw new IOException("this delta applies to the state of batch " + h.base() + ", not of batch "
-                    + base + ": deltas must be applied in order, starting from their snapshot");
+            throw new IOException("state file " + file + ": this delta applies to the state of batch " + h.base()
+                    + ", not of batch " + base + ": deltas must be applied in order, starting from their snapshot");
         }
         readEntries(in, h, new Sink<K, S>() {
             @Override
@@ -192,7 +201,7 @@ public final class StateCodec {
             public void remove(K key) {
                 loader.remove(key);
             }
-        });
+        }, file);
         return h.batchTime();
     }
 
@@ -211,7 +220,7 @@ public final class StateCodec {
         }
     }
 
-    private Header readHeader(Input in, byte expectedKind) throws IOException {
+    private Header readHeader(Input in, byte expectedKind, String file) throws IOException {
         try {
             int magic = in.readInt();
             if (magic != MAGIC) {
@@ -233,12 +242,12 @@ public final class StateCodec {
             }
             return h;
         } catch (KryoException e) {
-            throw new IOException("truncated or corrupt state file: " + e.getMessage(), e);
+            throw new IOException("state file " + file + " is truncated or corrupt: " + e.getMessage(), e);
         }
     }
 
     @SuppressWarnings("unchecked")
-    private <K, S> void readEntries(Input in, Header h, Sink<K, S> sink) throws IOException {
+    private <K, S> void readEntries(Input in, Header h, Sink<K, S> sink, String file) throws IOException {
         try {
             for (int i = 0; i < h.entries(); i++) {
                 byte kind = in.readByte();
@@ -253,10 +262,15 @@ public final class StateCodec {
                 }
             }
         } catch (KryoException e) {
-            throw new IOException("cannot decode state entry (a class unknown to this application's Kryo "
-                    + "registrations, or a corrupt file): " + e.getMessage(), e);
+            Optional<String> refused = FileKryo.refusedClass(e);
+            if (refused.isPresent()) {
+                throw new IOException("state file " + file + " names " + refused.get() + ", which is refused: "
+                        + e.getMessage(), e);
+            }
+            throw new IOException("cannot decode an entry of state file " + file + " (a class unknown to this "
+                    + "application's Kryo registrations, or a corrupt file): " + e.getMessage(), e);
         } catch (IOExceptionUnchecked e) {
-            throw new IOException("corrupt state file: " + e.getMessage(), e);
+            throw new IOException("corrupt state file " + file + ": " + e.getMessage(), e);
         }
     }
 }

@@ -4,7 +4,6 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
-import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.KeyGroups;
 import io.sluice.rdd.internal.KryoRegistrations;
@@ -26,9 +25,10 @@ public final class StateSerializers implements KryoRegistrations {
     public void registerClasses(Kryo kryo) {
         kryo.register(StateVersion.class, new VersionSerializer());
         kryo.register(MapWithStateBatch.class, new BatchSerializer());
-        // Spark writes a checkpointed RDD's partitioner with Kryo; Kryo 4 cannot handle records by field
-        kryo.register(KeyGroupPartitioner.class, new JavaSerializer());
-        kryo.register(KeyGroups.class, new JavaSerializer());
+        // Spark writes a checkpointed RDD's partitioner with Kryo; Kryo 4 cannot handle records by field, and
+        // Java serialization would let bytes name any class, so both are written as their numbers
+        kryo.register(KeyGroupPartitioner.class, new PartitionerSerializer());
+        kryo.register(KeyGroups.class, new KeyGroupsSerializer());
     }
 
     static void writeVersion(Kryo kryo, Output out, StateVersion<?, ?> v) {
@@ -122,6 +122,32 @@ public final class StateSerializers implements KryoRegistrations {
                 kryo.setReferences(references);
             }
             return new MapWithStateBatch<>(version, mapped.trimmed());
+        }
+    }
+
+    static final class PartitionerSerializer extends Serializer<KeyGroupPartitioner> {
+        @Override
+        public void write(Kryo kryo, Output output, KeyGroupPartitioner partitioner) {
+            output.writeInt(partitioner.keyGroups().count(), true);
+            output.writeInt(partitioner.numPartitions(), true);
+        }
+
+        @Override
+        public KeyGroupPartitioner read(Kryo kryo, Input input, Class<KeyGroupPartitioner> type) {
+            KeyGroups groups = new KeyGroups(input.readInt(true));
+            return new KeyGroupPartitioner(groups, input.readInt(true));
+        }
+    }
+
+    static final class KeyGroupsSerializer extends Serializer<KeyGroups> {
+        @Override
+        public void write(Kryo kryo, Output output, KeyGroups groups) {
+            output.writeInt(groups.count(), true);
+        }
+
+        @Override
+        public KeyGroups read(Kryo kryo, Input input, Class<KeyGroups> type) {
+            return new KeyGroups(input.readInt(true));
         }
     }
 }

@@ -75,7 +75,8 @@ class StateCodecTest {
         byte[] d12 = delta(codec, v2, INTERVAL);
         byte[] d23 = delta(codec, v3, 2 * INTERVAL);
         StateVersion<String, Long> restored = codec.restore(new ByteArrayInputStream(snap),
-                List.of(new ByteArrayInputStream(d12), new ByteArrayInputStream(d23)));
+                List.of(new ByteArrayInputStream(d12), new ByteArrayInputStream(d23)),
+                List.of("snap", "d12", "d23"));
         assertEquals(contents(v3), contents(restored));
         assertEquals(Map.of("a", new Entry(3L, 3 * INTERVAL), "b", new Entry(1L, 3 * INTERVAL),
                 "d", new Entry(1L, 2 * INTERVAL)), contents(restored));

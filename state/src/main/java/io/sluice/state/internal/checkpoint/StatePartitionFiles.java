@@ -49,10 +49,12 @@ public final class StatePartitionFiles {
         StateCodec codec = new StateCodec();
         InputStream snapshot = open(fs, root, chain.get(0));
         List<InputStream> deltas = new ArrayList<>();
+        List<String> files = new ArrayList<>(List.of(new Path(root, chain.get(0).path()).toString()));
         for (StateFile f : chain.subList(1, chain.size())) {
             deltas.add(open(fs, root, f));
+            files.add(new Path(root, f.path()).toString());
         }
-        return codec.restore(snapshot, deltas);
+        return codec.restore(snapshot, deltas, files);
     }
 
     private static InputStream open(FileSystem fs, Path root, StateFile f) throws IOException {

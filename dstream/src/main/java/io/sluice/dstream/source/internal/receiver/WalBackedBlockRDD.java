@@ -54,7 +54,9 @@ final class WalBackedBlockRDD<T> extends RDD<T> {
         String ref = block.walRecord();
         int slash = ref.lastIndexOf('/');
         try (FileWriteAheadLog log = FileWriteAheadLog.open(ref.substring(0, slash), hadoopConf.value())) {
-            List<T> records = BlockStore.deserialize(log.read(RecordHandle.parse(ref.substring(slash + 1))));
+            RecordHandle handle = RecordHandle.parse(ref.substring(slash + 1));
+            List<T> records = BlockStore.deserialize(log.read(handle), "write-ahead log segment "
+                    + ref.substring(0, slash) + "/" + handle.segment() + " (record " + handle.encode() + ")");
             return CollectionConverters.asScala(records.iterator());
         } catch (IOException e) {
             throw new UncheckedIOException("block " + block.uniqueId() + " of stream " + streamId
