@@ -84,8 +84,13 @@ final class TestBroker implements AutoCloseable {
     }
 
     private KafkaProducer<String, String> newProducer() {
+        // Not idempotent, one request in flight (order kept): an idempotent producer's first write to a partition
+        // whose leader was still being elected can loop on OUT_OF_ORDER_SEQUENCE_NUMBER until it expires (seen
+        // under load); the tests wait for leaders after creating partitions, and check every send.
         return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer());
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false,
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1),
+                new StringSerializer(), new StringSerializer());
     }
 
     private static KafkaRaftServer startServer(Properties props) {
@@ -124,10 +129,37 @@ final class TestBroker implements AutoCloseable {
 
     void createTopic(String topic, int partitions) {
         await(() -> admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get());
+        awaitLeaders(topic, partitions);
     }
 
     void addPartitions(String topic, int totalPartitions) {
         await(() -> admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(totalPartitions))).all().get());
+        awaitLeaders(topic, totalPartitions);
+    }
+
+    /** Waits (up to 30 s) until each of the topic's {@code partitions} partitions has a leader. */
+    private void awaitLeaders(String topic, int partitions) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            boolean ready;
+            try {
+                var description = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+                ready = description.partitions().size() == partitions
+                        && description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+            } catch (ExecutionException e) {
+                ready = false; // metadata not propagated yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            if (ready) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("no leader for every partition of " + topic + " within 30 s");
+            }
+            Thread.onSpinWait();
+        }
     }
 
     /** Writes {@code values} to one partition, in order, and waits until the broker has them all. */
