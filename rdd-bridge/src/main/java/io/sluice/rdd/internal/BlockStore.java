@@ -48,6 +48,14 @@ public final class BlockStore {
         return status.isDefined() ? status.get().memSize() + status.get().diskSize() : 0;
     }
 
+    /**
+     * The bytes {@code records} take on the heap, estimated as Spark's block manager estimates a deserialized
+     * block (large collections are sampled, so the cost does not grow with their size).
+     */
+    public static long estimateSize(Object records) {
+        return org.apache.spark.util.SizeEstimator.estimate(records);
+    }
+
     /** The most this JVM's block manager may keep in memory (Spark's storage memory, on heap). */
     public static long storageMemory() {
         return SparkEnv.get().memoryManager().maxOnHeapStorageMemory();
@@ -85,6 +93,10 @@ public final class BlockStore {
                 out.writeObject(r, ClassTags.any());
             }
         } catch (KryoException | IllegalArgumentException e) {
+            Optional<FileKryo.UnwritableClassException> refused = FileKryo.UnwritableClassException.of(e);
+            if (refused.isPresent()) {
+                throw refused.get();
+            }
             throw new IllegalArgumentException("records written to a file must be of classes registered with Kryo "
                     + "(add them to spark.kryo.classesToRegister or a registrator): " + e.getMessage(), e);
         } finally {

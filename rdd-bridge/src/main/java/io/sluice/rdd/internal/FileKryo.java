@@ -57,6 +57,39 @@ public final class FileKryo {
         return Optional.empty();
     }
 
+    /** Records could not be written to a file: they are (or hold) a class Kryo may not write there. */
+    public static final class UnwritableClassException extends IllegalArgumentException {
+        private static final String NOT_REGISTERED = "Class is not registered: "; // Kryo's registrationRequired
+        private final String className;
+
+        UnwritableClassException(String className, Throwable cause) {
+            super("records written to a file must be of classes registered with Kryo, and " + (cause
+                    instanceof RefusedClassException ? cause.getMessage() : className + " is not (register it: "
+                    + "spark.kryo.classesToRegister=" + className + ", or in a spark.kryo.registrator)"), cause);
+            this.className = className;
+        }
+
+        /** What {@code error} says if a write refused its class. */
+        public static Optional<UnwritableClassException> of(Throwable error) {
+            for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+                if (t instanceof RefusedClassException r) {
+                    return Optional.of(new UnwritableClassException(r.className(), r));
+                }
+                String m = t.getMessage();
+                if (t instanceof IllegalArgumentException && m != null && m.startsWith(NOT_REGISTERED)) {
+                    int end = m.indexOf('\n');
+                    String name = m.substring(NOT_REGISTERED.length(), end < 0 ? m.length() : end).trim();
+                    return Optional.of(new UnwritableClassException(name, error));
+                }
+            }
+            return Optional.empty();
+        }
+
+        public String className() {
+            return className;
+        }
+    }
+
     /** A file named a class that is not registered (or that only Java serialization reads). */
     public static final class RefusedClassException extends KryoException {
         private final String className;

@@ -27,6 +27,11 @@ enum BlockFormat {
         return this == RECORDS ? 0 : ((PackedLines) element).byteSize();
     }
 
+    /** Whether {@link #bytes} tells every element's bytes (else a block's are estimated as it is cut). */
+    boolean knowsBytes() {
+        return this == PACKED_LINES;
+    }
+
     /** The records of a batch whose blocks hold elements of this format. */
     @SuppressWarnings("unchecked")
     <T> JavaRDD<T> records(JavaRDD<?> elements) {

@@ -6,11 +6,14 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
 
 /**
  * Cuts the records a receiver stores one at a time into blocks every block interval and hands each block to a
- * pusher thread, which stores it and reports it to the driver. A bounded queue between the two makes {@link
- * #add} wait when storing falls behind, so a fast source cannot fill the executor's memory.
+ * pusher thread, which stores it and reports it to the driver. What waits here to be stored counts in the
+ * receiver's {@link BufferBound}: an element's bytes as it is added, where the element knows them, else the
+ * block's estimated size as it is cut; the pusher's sink takes a block's bytes off once it stored it. The queue
+ * between the two is also bounded in blocks, so {@link #add} waits when storing falls behind.
  */
 final class BlockGenerator<T> {
     /** Stores one block and reports it; runs on the pusher thread. */
@@ -19,19 +22,22 @@ final class BlockGenerator<T> {
          * @param count the records the block holds (an element may hold several: packed lines)
          * @param firstProblem where the block's first skipped or repaired record was, null if none
          */
-        void push(List<Object> elements, long count, long skipped, long repaired, String firstProblem)
+        void push(List<Object> elements, long count, long bytes, long skipped, long repaired, String firstProblem)
                 throws Exception;
 
-        void pushFailed(Exception e);
+        /** Storing a block of {@code bytes} failed: it is dropped. */
+        void pushFailed(long bytes, Exception e);
     }
 
-    private record Block(List<Object> elements, long count, long skipped, long repaired, String firstProblem,
-            boolean last) {
+    private record Block(List<Object> elements, long count, long bytes, long skipped, long repaired,
+            String firstProblem, boolean last) {
     }
 
     private final Duration interval;
     private final long maxBlockBytes;
     private final BlockSink<T> sink;
+    private final BufferBound bound;
+    private final ToLongFunction<List<Object>> sizer;
     private final BlockingQueue<Block> queue;
     private final Thread ticker;
     private final Thread pusher;
@@ -44,10 +50,16 @@ final class BlockGenerator<T> {
     private String firstProblem;
     private volatile boolean stopped;
 
-    /** @param maxBlockBytes a block is cut early once its elements hold this many bytes (where known) */
-    BlockGenerator(String name, Duration interval, int queueSize, long maxBlockBytes, BlockSink<T> sink) {
+    /**
+     * @param maxBlockBytes a block is cut early once its elements hold this many bytes (where known)
+     * @param sizer estimates a block's bytes as it is cut when its elements did not tell theirs (null: they do)
+     */
+    BlockGenerator(String name, Duration interval, int queueSize, long maxBlockBytes, BufferBound bound,
+            ToLongFunction<List<Object>> sizer, BlockSink<T> sink) {
         this.interval = interval;
         this.maxBlockBytes = maxBlockBytes;
+        this.bound = bound;
+        this.sizer = sizer;
         this.sink = sink;
         this.queue = new ArrayBlockingQueue<>(queueSize);
         this.ticker = new Thread(this::tick, "sluice-block-generator-" + name);
@@ -78,6 +90,7 @@ final class BlockGenerator<T> {
             buffer.add(element);
             count += records;
             bytes += elementBytes;
+            bound.added(elementBytes);
             if (bytes >= maxBlockBytes) {
                 try {
                     cut(false);
@@ -154,7 +167,12 @@ final class BlockGenerator<T> {
             if (buffer.isEmpty() && skipped == 0 && repaired == 0 && !last) {
                 return;
             }
-            queue.put(new Block(buffer, count, skipped, repaired, firstProblem, last));
+            long blockBytes = bytes;
+            if (sizer != null && !buffer.isEmpty()) {
+                blockBytes = sizer.applyAsLong(buffer);
+                bound.added(blockBytes - bytes);
+            }
+            queue.put(new Block(buffer, count, blockBytes, skipped, repaired, firstProblem, last));
             buffer = new ArrayList<>();
             count = 0;
             bytes = 0;
@@ -170,12 +188,12 @@ final class BlockGenerator<T> {
                 Block block = queue.take();
                 if (!block.elements().isEmpty() || block.skipped() > 0) {
                     try {
-                        sink.push(block.elements(), block.count(), block.skipped(), block.repaired(),
+                        sink.push(block.elements(), block.count(), block.bytes(), block.skipped(), block.repaired(),
                                 block.firstProblem());
                     } catch (InterruptedException e) {
                         throw e;
                     } catch (Exception e) {
-                        sink.pushFailed(e);
+                        sink.pushFailed(block.bytes(), e);
                     }
                 }
                 if (block.last()) {

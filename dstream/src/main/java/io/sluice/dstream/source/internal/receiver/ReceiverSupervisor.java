@@ -5,6 +5,7 @@ import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.receiver.Receiver;
 import io.sluice.dstream.receiver.ReceiverContext;
 import io.sluice.rdd.internal.BlockStore;
+import io.sluice.rdd.internal.FileKryo;
 import io.sluice.rdd.internal.RpcEndpoints;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.wal.FileWriteAheadLog;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -35,6 +37,13 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
     private static final Logger LOG = LoggerFactory.getLogger(ReceiverSupervisor.class);
 
     private enum State { STARTING, STARTED, RESTARTING, STOPPED }
+
+    /**
+     * Why a receiver whose records the write-ahead log cannot take is stopped for good, not restarted: a restart
+     * cannot register a class, and going on without the log would lose what the user asked to keep.
+     */
+    private static final String UNLOGGABLE = "the receiver is stopped: with the write-ahead log on ("
+            + SourceSettings.WRITE_AHEAD_LOG + ") it can store only records of classes registered with Kryo";
 
     private final Receiver<T> receiver;
     private final ReceiverSpec spec;
@@ -71,17 +80,24 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
                 : BlockStore.storageMemory() / 2;
         this.bound = new BufferBound(maxBuffered, spec.source(), settings.blockInterval());
         this.generator = new BlockGenerator<>(name, settings.blockInterval(), settings.blockQueueSize(),
-                Math.max(1, maxBuffered / 4),
+                Math.max(1, maxBuffered / 4), bound, format.knowsBytes() ? null : BlockStore::estimateSize,
                 new BlockGenerator.BlockSink<>() {
                     @Override
-                    public void push(List<Object> elements, long count, long skipped, long repaired,
+                    public void push(List<Object> elements, long count, long bytes, long skipped, long repaired,
                             String firstProblem) throws Exception {
-                        pushAndReport(elements, count, skipped, repaired, firstProblem);
+                        pushAndReport(elements, count, bytes, skipped, repaired, firstProblem);
                     }
 
                     @Override
-                    public void pushFailed(Exception e) {
-                        failed("could not store a block of received data", e);
+                    public void pushFailed(long bytes, Exception e) {
+                        bound.dropped(bytes);
+                        Optional<FileKryo.UnwritableClassException> unloggable =
+                                FileKryo.UnwritableClassException.of(e);
+                        if (unloggable.isPresent()) {
+                            failed(UNLOGGABLE, unloggable.get());
+                        } else {
+                            failed("could not store a block of received data", e);
+                        }
                     }
                 });
         this.restarter = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -184,11 +200,17 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         }
         acquire(records);
         try {
-            pushAndReport(block, records, 0, 0, null);
+            pushAndReport(block, records, 0, 0, 0, null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(spec.source() + ": interrupted while storing a block", e);
         } catch (Exception e) {
+            Optional<FileKryo.UnwritableClassException> unloggable = FileKryo.UnwritableClassException.of(e);
+            if (unloggable.isPresent()) {
+                failed(UNLOGGABLE, unloggable.get());
+                throw new IllegalStateException(spec.source() + ": " + UNLOGGABLE + ": " + unloggable.get()
+                        .getMessage(), e);
+            }
             throw new IllegalStateException(spec.source() + ": could not store a block of " + records
                     + " records: " + e, e);
         }
@@ -316,8 +338,8 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
      * which logs that it has the block before it replies. Only then does {@code store} return, so a receiver
      * that acknowledges its source after {@code store} never acknowledges data a crash could lose.
      */
-    private void pushAndReport(List<Object> records, long count, long skipped, long repaired, String firstProblem)
-            throws java.io.IOException, InterruptedException {
+    private void pushAndReport(List<Object> records, long count, long pendingBytes, long skipped, long repaired,
+            String firstProblem) throws java.io.IOException, InterruptedException {
         long id = -1;
         long bytes = 0;
         String walRecord = null;
@@ -336,7 +358,8 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         Messages.Ack ack = driver.ask(new Messages.AddBlock(spec.streamId(), id, count, skipped, repaired, firstProblem,
                 walRecord, writeTime, bytes), Messages.Ack.class);
         driverTime.accumulateAndGet(ack.driverTime(), Math::max);
-        bound.awaitRoom(ack.bufferedBytes(), this::askBuffered, () -> state == State.STARTED);
+        bound.stored(pendingBytes, ack.bufferedBytes());
+        bound.awaitStoredRoom(this::askBuffered, () -> state == State.STARTED);
     }
 
     private long askBuffered() {
@@ -361,7 +384,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
 
     private void acquire(long permits) {
         try {
-            bound.awaitUnpaused(() -> state == State.STARTED);
+            bound.awaitRoom(() -> state == State.STARTED);
             limiter.acquire(permits);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

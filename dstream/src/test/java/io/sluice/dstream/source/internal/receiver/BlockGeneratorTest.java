@@ -18,9 +18,10 @@ class BlockGeneratorTest {
         AtomicLong pushed = new AtomicLong();
         AtomicLong blocks = new AtomicLong();
         BlockGenerator<Integer> generator = new BlockGenerator<>("test", Duration.ofMillis(1), 1, Long.MAX_VALUE,
+                new BufferBound(Long.MAX_VALUE, "test", Duration.ofMillis(1)), null,
                 new BlockGenerator.BlockSink<>() {
                     @Override
-                    public void push(List<Object> elements, long count, long skipped, long repaired,
+                    public void push(List<Object> elements, long count, long bytes, long skipped, long repaired,
                             String firstProblem) throws Exception {
                         release.await();
                         blocks.incrementAndGet();
@@ -28,7 +29,7 @@ class BlockGeneratorTest {
                     }
 
                     @Override
-                    public void pushFailed(Exception e) {
+                    public void pushFailed(long bytes, Exception e) {
                         throw new AssertionError(e);
                     }
                 });
