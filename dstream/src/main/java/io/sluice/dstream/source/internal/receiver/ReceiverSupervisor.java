@@ -7,10 +7,6 @@ import io.sluice.dstream.receiver.ReceiverContext;
 import io.sluice.rdd.internal.BlockStore;
 import io.sluice.rdd.internal.FileKryo;
 import io.sluice.rdd.internal.RpcEndpoints;
-import io.sluice.rdd.Time;
-import io.sluice.recovery.internal.wal.FileWriteAheadLog;
-import io.sluice.recovery.internal.wal.RecordHandle;
-import io.sluice.recovery.internal.wal.WriteAheadLog;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,10 +34,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
 
     private enum State { STARTING, STARTED, RESTARTING, STOPPED }
 
-    /**
-     * Why a receiver whose records the write-ahead log cannot take is stopped for good, not restarted: a restart
-     * cannot register a class, and going on without the log would lose what the user asked to keep.
-     */
+    /** A restart cannot register a class, and going on without the log would lose what the user asked to keep. */
     private static final String UNLOGGABLE = "the receiver is stopped: with the write-ahead log on ("
             + SourceSettings.WRITE_AHEAD_LOG + ") it can store only records of classes registered with Kryo";
 
@@ -57,8 +50,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
     private final AtomicLong sequence = new AtomicLong();
     /** The driver's clock as its last reply told it: the write-ahead log's record times. */
     private final AtomicLong driverTime = new AtomicLong();
-    private WriteAheadLog wal;
-    private String walDirectory;
+    private ReceivedDataLog wal;
     private RpcEndpoints.Ref driver;
     private RpcEndpoints.Ref self;
     private volatile int generation;
@@ -91,13 +83,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
                     @Override
                     public void pushFailed(long bytes, Exception e) {
                         bound.dropped(bytes);
-                        Optional<FileKryo.UnwritableClassException> unloggable =
-                                FileKryo.UnwritableClassException.of(e);
-                        if (unloggable.isPresent()) {
-                            failed(UNLOGGABLE, unloggable.get());
-                        } else {
-                            failed("could not store a block of received data", e);
-                        }
+                        stopFor(e, "could not store a block of received data");
                     }
                 });
         this.restarter = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -126,10 +112,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
             driverTime.set(reg.driverTime());
             limiter.setRate(reg.rate());
             if (spec.walDirectory() != null) {
-                // A directory of its own: one writer per log, and a restarted receiver never appends to a
-                // segment an earlier one may have left torn.
-                walDirectory = spec.walDirectory() + "/" + UUID.randomUUID();
-                wal = FileWriteAheadLog.open(walDirectory, spec.hadoopConf().value());
+                wal = ReceivedDataLog.open(spec.walDirectory(), spec.hadoopConf().value());
             }
             receiver.bind(this);
             generator.start();
@@ -147,7 +130,9 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         } finally {
             restarter.shutdownNow();
             RpcEndpoints.unregister(self);
-            closeLog();
+            if (wal != null) {
+                wal.close(spec.source());
+            }
         }
     }
 
@@ -205,14 +190,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(spec.source() + ": interrupted while storing a block", e);
         } catch (Exception e) {
-            Optional<FileKryo.UnwritableClassException> unloggable = FileKryo.UnwritableClassException.of(e);
-            if (unloggable.isPresent()) {
-                failed(UNLOGGABLE, unloggable.get());
-                throw new IllegalStateException(spec.source() + ": " + UNLOGGABLE + ": " + unloggable.get()
-                        .getMessage(), e);
-            }
-            throw new IllegalStateException(spec.source() + ": could not store a block of " + records
-                    + " records: " + e, e);
+            throw new IllegalStateException(spec.source() + ": " + stopFor(e, null) + ": " + e, e);
         }
         noteStored();
     }
@@ -348,8 +326,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
             // Records are tagged with the driver's clock as last heard (at most one report old, so never newer
             // than the block): the driver cleans the log by the times it knows, and reads no executor's clock.
             writeTime = driverTime.get();
-            RecordHandle handle = wal.write(BlockStore.serialize(records), new Time(writeTime));
-            walRecord = walDirectory + "/" + handle.encode();
+            walRecord = wal.write(records, writeTime);
         }
         if (!records.isEmpty()) {
             id = ((long) generation << 32) | sequence.incrementAndGet();
@@ -366,15 +343,16 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         return driver.ask(new Messages.Buffered(spec.streamId()), Messages.Ack.class).bufferedBytes();
     }
 
-    private void closeLog() {
-        WriteAheadLog log = wal;
-        if (log != null) {
-            try {
-                log.close();
-            } catch (java.io.IOException e) {
-                LOG.warn("{}: closing the write-ahead log failed", spec.source(), e);
-            }
+    /**
+     * After storing failed: stops the receiver for good if the log refused a record's class, or with {@code
+     * message} if one is given (else the receiver decides: it may restart); returns what happened.
+     */
+    private String stopFor(Exception e, String message) {
+        Optional<FileKryo.UnwritableClassException> unloggable = FileKryo.UnwritableClassException.of(e);
+        if (unloggable.isPresent() || message != null) {
+            failed(unloggable.isPresent() ? UNLOGGABLE : message, unloggable.isPresent() ? unloggable.get() : e);
         }
+        return unloggable.isPresent() ? UNLOGGABLE : "could not store a block of received records";
     }
 
     private void failed(String message, Exception e) {
