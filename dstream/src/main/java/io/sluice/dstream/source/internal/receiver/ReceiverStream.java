@@ -296,6 +296,11 @@ public final class ReceiverStream {
         return await(timeout, () -> bufferedAsks >= n);
     }
 
+    /** Waits until {@link #bufferedBytes()} reaches {@code bytes}, or {@code records} were received in all. */
+    public synchronized boolean awaitBuffered(long bytes, long records, Duration timeout) throws InterruptedException {
+        return await(timeout, () -> bufferedBytes >= bytes || receivedRecords >= records || failure != null);
+    }
+
     /** The most {@link #bufferedBytes()} ever was, for tests and diagnostics. */
     public synchronized long maxBufferedBytes() {
         return maxBufferedBytes;
