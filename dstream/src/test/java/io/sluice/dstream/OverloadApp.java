@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * than ingestion by construction: the job's clock is manual, and a batch runs only once the receiver has
  * buffered at least half its default bound (or received every line), so the receiver is always ahead and
  * pauses at its bound again and again. Prints one line per batch and then {@code done <lines> <id sum> <peak
- * heap bytes> <most buffered bytes> <bound>}. Args: server port, lines the server sends.
+ * heap bytes> <most buffered bytes> <bound> <most heap after a collection>}. Args: server port, lines the server sends.
  */
 public final class OverloadApp {
     private static final Duration WAIT = Duration.ofMinutes(5);
@@ -40,6 +40,7 @@ public final class OverloadApp {
                 .conf("spark.driver.host", "127.0.0.1").conf("spark.driver.bindAddress", "127.0.0.1").build();
         AtomicLong counted = new AtomicLong();
         AtomicLong idSum = new AtomicLong();
+        AtomicLong afterGc = new AtomicLong();
         DStream<String> text = ssc.socketTextStream("127.0.0.1", port);
         text.foreachRDD((rdd, time) -> {
             long[] r = rdd.aggregate(new long[2], (a, line) -> {
@@ -49,7 +50,8 @@ public final class OverloadApp {
             }, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
             counted.addAndGet(r[0]);
             idSum.addAndGet(r[1]);
-            System.out.println("batch " + time.milliseconds() + " " + r[0] + " lines, heap " + heapPeak());
+            afterGc.accumulateAndGet(heapAfterGc(), Math::max);
+            System.out.println("batch " + time.milliseconds() + " " + r[0] + " lines, heap peak " + heapPeak());
         });
         BlockingQueue<BatchInfo> completed = new LinkedBlockingQueue<>();
         ssc.addStreamingListener(new StreamingListener() {
@@ -80,7 +82,7 @@ public final class OverloadApp {
             next = grid.next(next);
         }
         System.out.println("done " + counted.get() + " " + idSum.get() + " " + heapPeak() + " "
-                + receiver.maxBufferedBytes() + " " + bound);
+                + receiver.maxBufferedBytes() + " " + bound + " " + afterGc.get());
         ssc.stop(true, false);
         System.exit(0);
     }
@@ -94,6 +96,17 @@ public final class OverloadApp {
             }
         }
         return peak;
+    }
+
+    /** The heap in use after the latest collection of each pool, as seen at a batch. */
+    private static long heapAfterGc() {
+        long used = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP && pool.getCollectionUsage() != null) {
+                used += pool.getCollectionUsage().getUsed();
+            }
+        }
+        return used;
     }
 
     private static void fail(StreamingContext ssc, String why) {
