@@ -2,6 +2,7 @@ package io.sluice.dstream;
 
 import static io.sluice.dstream.SourcesTesting.receiverOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.source.internal.SourceSettings;
@@ -13,11 +14,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.apache.spark.storage.BlockId;
+import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.storage.StreamBlockId;
 import org.junit.jupiter.api.Test;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * A receiver whose stored, unreleased blocks pass sluice.receiver.maxBufferedBytes stops reading until batches
- * release them: the server is held back by TCP, and every line it sent is counted exactly once.
+ * release them: the server is held back by TCP, and every line it sent is counted exactly once. Its blocks are
+ * stored serialized.
  */
 class ReceiverBufferBoundTest {
     private static final int LINES = 200_000;
@@ -53,6 +59,15 @@ class ReceiverBufferBoundTest {
             assertTrue(stream.awaitBufferedAsks(5, SourcesTesting.WAIT), "the receiver paused");
             long bufferedWhilePaused = stream.bufferedBytes();
             long receivedWhilePaused = stream.received();
+            // stored serialized, one copy on a local master (the socket's MEMORY_AND_DISK_SER_2, as in Spark Streaming)
+            var master = t.sparkContext().sc().env().blockManager().master();
+            List<BlockId> blocks = CollectionConverters.asJava(master.getMatchingBlockIds(
+                    id -> id instanceof StreamBlockId, true));
+            assertFalse(blocks.isEmpty());
+            for (BlockId block : blocks) {
+                StorageLevel level = master.getBlockStatus(block, true).values().head().storageLevel();
+                assertTrue(!level.deserialized() && level.replication() == 1, block + " stored at " + level);
+            }
             assertTrue(receivedWhilePaused < LINES / 10, receivedWhilePaused + " lines taken in while paused");
             for (int batch = 0; batch < 5_000 && total(out) < LINES; batch++) {
                 t.runBatches(1);
