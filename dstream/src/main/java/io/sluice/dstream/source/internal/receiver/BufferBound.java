@@ -34,10 +34,6 @@ final class BufferBound {
         this.pollMillis = Math.max(1, poll.toMillis());
     }
 
-    long maxBytes() {
-        return maxBytes;
-    }
-
     /** Bytes waiting on this executor to be stored, and stored blocks not yet released (the driver's figure). */
     synchronized long buffered() {
         return stored + pending;
