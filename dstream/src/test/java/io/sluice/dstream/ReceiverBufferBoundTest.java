@@ -32,6 +32,7 @@ class ReceiverBufferBoundTest {
     @Test
     void aReceiverPausesAboveItsBoundAndLosesNothing() throws Exception {
         try (LineServer server = new LineServer(); StreamTester t = new StreamTester()) {
+            List<BlockId> earlierBlocks = streamBlocks(t); // other tests' receivers on the shared SparkContext
             t.context().conf(SourceSettings.MAX_BUFFERED_BYTES, String.valueOf(BOUND))
                     .conf(SourceSettings.BLOCK_INTERVAL, "20ms");
             DStream<String> lines = t.context().socketTextStream("127.0.0.1", server.port());
@@ -60,12 +61,12 @@ class ReceiverBufferBoundTest {
             long bufferedWhilePaused = stream.bufferedBytes();
             long receivedWhilePaused = stream.received();
             // stored serialized, one copy on a local master (the socket's MEMORY_AND_DISK_SER_2, as in Spark Streaming)
-            var master = t.sparkContext().sc().env().blockManager().master();
-            List<BlockId> blocks = CollectionConverters.asJava(master.getMatchingBlockIds(
-                    id -> id instanceof StreamBlockId, true));
+            List<BlockId> blocks = streamBlocks(t);
+            blocks.removeAll(earlierBlocks);
             assertFalse(blocks.isEmpty());
             for (BlockId block : blocks) {
-                StorageLevel level = master.getBlockStatus(block, true).values().head().storageLevel();
+                StorageLevel level = t.sparkContext().sc().env().blockManager().master().getBlockStatus(block, true)
+                        .values().head().storageLevel();
                 assertTrue(!level.deserialized() && level.replication() == 1, block + " stored at " + level);
             }
             assertTrue(receivedWhilePaused < LINES / 10, receivedWhilePaused + " lines taken in while paused");
@@ -81,6 +82,12 @@ class ReceiverBufferBoundTest {
             assertTrue(bufferedWhilePaused <= limit && stream.maxBufferedBytes() <= limit, "buffered "
                     + bufferedWhilePaused + " while paused, at most " + stream.maxBufferedBytes() + " bytes");
         }
+    }
+
+    private static List<BlockId> streamBlocks(StreamTester t) {
+        var master = t.sparkContext().sc().env().blockManager().master();
+        return new ArrayList<>(CollectionConverters.asJava(master.getMatchingBlockIds(
+                id -> id instanceof StreamBlockId, true)));
     }
 
     private static int total(Collected<String> out) {
