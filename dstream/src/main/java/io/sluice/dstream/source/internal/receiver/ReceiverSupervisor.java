@@ -343,10 +343,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         return driver.ask(new Messages.Buffered(spec.streamId()), Messages.Ack.class).bufferedBytes();
     }
 
-    /**
-     * After storing failed: stops the receiver for good if the log refused a record's class, or with {@code
-     * message} if one is given (else the receiver decides: it may restart); returns what happened.
-     */
+    /** After a failed store: stops the receiver if the log refused a class, or with a message given; says which. */
     private String stopFor(Exception e, String message) {
         Optional<FileKryo.UnwritableClassException> unloggable = FileKryo.UnwritableClassException.of(e);
         if (unloggable.isPresent() || message != null) {
