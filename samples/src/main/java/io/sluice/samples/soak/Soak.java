@@ -22,10 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The soak: runs {@link SoakPipeline} (socket and file sources, mapWithState, a sliding window, checkpointing)
  * on the system clock for 10,000 batches of 50 ms and prints, at batch 1,000, 5,000 and 10,000, what the JVM and
- * the context hold ({@link SoakSample}), then the table and whether every measure stayed flat. The heap is
- * measured after a full GC at the mark; every other measure is the largest seen over the {@code --window}
- * batches up to the mark, since some cycle with the batches (the state checkpoint chain, windows, blocks in
- * flight). Exits with status 1 when a measure grew or a batch failed.
+ * the context hold ({@link SoakSample}), then the table and whether every measure stayed flat. The heap and the
+ * persisted RDDs are measured after a full GC at the mark; every other measure is the largest seen over the
+ * {@code --window} batches up to the mark, since some cycle with the batches (the state checkpoint chain,
+ * windows, blocks in flight). Exits with status 1 when a measure grew or a batch failed.
  *
  * <p>{@code mvn -B -q -Psoak -pl samples -am verify -DskipTests [-Dsoak.args="--batches 2000"]}; options:
  * {@code --batches N} (the last mark; the others at N/10 and N/2), {@code --window N} (100), {@code

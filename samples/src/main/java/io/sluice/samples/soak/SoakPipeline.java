@@ -22,6 +22,11 @@ public final class SoakPipeline {
     public static final Duration INTERVAL = Duration.ofMillis(50);
     public static final Duration WINDOW = Duration.ofSeconds(1);
     public static final Duration SLIDE = Duration.ofMillis(250);
+    /**
+     * How often the window's lineage is cut: 8 slides (Spark's guide says 5 to 10). A stream remembers twice its
+     * checkpoint interval (as in Spark Streaming), so the default of 10 s would keep 400 batches of 50 ms.
+     */
+    public static final Duration WINDOW_CHECKPOINT = Duration.ofSeconds(2);
     public static final int KEYS = 1000;
 
     private final AtomicLong counted = new AtomicLong();
@@ -45,7 +50,8 @@ public final class SoakPipeline {
         counts.stateSnapshots().foreachRDD(rdd -> {
             p.counted.set(rdd.values().fold(0L, Long::sum));
         });
-        ones.reduceByKeyAndWindow(Long::sum, (a, b) -> a - b, WINDOW, SLIDE).foreachRDD(rdd -> {
+        PairDStream<String, Long> window = ones.reduceByKeyAndWindow(Long::sum, (a, b) -> a - b, WINDOW, SLIDE);
+        window.checkpoint(WINDOW_CHECKPOINT).foreachRDD(rdd -> {
             p.windowed.set(rdd.values().fold(0L, Long::sum));
         });
         return p;

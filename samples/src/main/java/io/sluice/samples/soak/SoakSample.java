@@ -12,9 +12,11 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.stream.Stream;
 
 /**
- * What a long-running job holds at one moment: the JVM's heap after a full GC (0 when not measured), live
- * threads and open file descriptors, the checkpoint directory's bytes and files, and the context's {@link
- * Footprint}. {@link #max} merges samples taken over a run of batches into the largest of each.
+ * What a long-running job holds at one moment: the JVM's heap after a full GC, live threads and open file
+ * descriptors, the checkpoint directory's bytes and files, and the context's {@link Footprint}. The heap and
+ * the persisted RDDs are measured after a full GC only (else 0): Spark forgets a persisted RDD only once it is
+ * garbage, so before a GC the count includes RDDs nothing holds any more. {@link #max} merges samples taken over
+ * a run of batches into the largest of each.
  */
 public record SoakSample(long heapAfterGcBytes, int threads, int openFiles, long checkpointBytes,
         int checkpointFiles, int rememberedRdds, int persistedRdds, int cachedBlocks) {
@@ -28,8 +30,8 @@ public record SoakSample(long heapAfterGcBytes, int threads, int openFiles, long
         }
         long[] files = directorySize(checkpointDirectory);
         Footprint f = ctx.footprint();
-        return new SoakSample(heap, ManagementFactory.getThreadMXBean().getThreadCount(), openFiles(),
-                files[1], (int) files[0], f.rememberedRdds(), f.persistedRdds(), f.cachedBlocks());
+        return new SoakSample(heap, ManagementFactory.getThreadMXBean().getThreadCount(), openFileDescriptors(),
+                files[1], (int) files[0], f.rememberedRdds(), fullGc ? f.persistedRdds() : 0, f.cachedBlocks());
     }
 
     public SoakSample max(SoakSample o) {
@@ -40,7 +42,7 @@ public record SoakSample(long heapAfterGcBytes, int threads, int openFiles, long
     }
 
     /** The file descriptors this process has open (Linux: the entries of /proc/self/fd), -1 elsewhere. */
-    static int openFiles() {
+    static int openFileDescriptors() {
         Path fds = Path.of("/proc/self/fd");
         if (!Files.isDirectory(fds)) {
             return -1;

@@ -13,10 +13,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The soak's short version for CI: {@link SoakPipeline} (socket and file sources, mapWithState, a sliding window,
- * checkpointing) on the manual clock for 400 batches. After a warm-up of 100 batches, what must not grow (the
- * checkpoint files, the RDDs the streams remember, the persisted RDDs, the cached blocks, the live threads) is
- * no larger over batches 311-400 than over batches 101-190 (largest of each over 90 batches, which covers
- * the state checkpoint chain's cycle); every line sent is counted in state exactly once.
+ * checkpointing) on the manual clock for 400 batches. After a warm-up of 120 batches (the window's RDDs are
+ * remembered for 5 s, 100 batches), the largest of each count over batches 301-400 is compared with batches
+ * 121-220 (persisted RDDs after a full GC at the end of each): the RDDs the streams remember, the persisted RDDs
+ * and the live threads must not grow; the checkpoint files and cached blocks, which cycle, not beyond the soak's
+ * 10%. Every line sent is counted in state exactly once. It found state RDDs chained through their checkpoints'
+ * lineage cuts, none ever collected (fixed in {@code RestoredStateRDD}).
  */
 class SoakTest {
     private static final int SOCKET_LINES_PER_BATCH = 10;
@@ -45,11 +47,13 @@ class SoakTest {
                     sent += files.write(t.clock().millis()); // taken by the next batch
                 }
                 BatchInfo info = t.runBatch();
-                assertTrue(!info.failed(), "batch " + info.batchTime() + " failed: " + StreamTester.failureReasons(info));
-                if (batch > 100 && batch <= 190) {
-                    early = max(early, SoakSample.measure(t.context(), checkpoints, false));
-                } else if (batch > 310) {
-                    late = max(late, SoakSample.measure(t.context(), checkpoints, false));
+                assertTrue(!info.failed(), "batch " + info.batchTime() + " failed: "
+                        + StreamTester.failureReasons(info));
+                boolean lastOfWindow = batch == 220 || batch == 400; // then after a full GC (persisted RDDs)
+                if (batch > 120 && batch <= 220) {
+                    early = max(early, SoakSample.measure(t.context(), checkpoints, lastOfWindow));
+                } else if (batch > 300) {
+                    late = max(late, SoakSample.measure(t.context(), checkpoints, lastOfWindow));
                 }
             }
             // Lines still in the receiver's current block reach a later batch; nothing is sent any more.
@@ -58,12 +62,16 @@ class SoakTest {
             }
             assertEquals(sent, pipeline.counted(), "lines counted in state: every line sent, once");
         }
-        String both = "batches 101-190: " + early + "\nbatches 311-400: " + late;
-        assertTrue(late.checkpointFiles() <= early.checkpointFiles(), "checkpoint files grew\n" + both);
+        String both = "batches 121-220: " + early + "\nbatches 301-400: " + late;
+        // What the graph and the JVM hold does not grow at all; the checkpoint files (a full state checkpoint
+        // after a chain of deltas of varying length) and the blocks in flight cycle, within the soak's tolerance.
         assertTrue(late.rememberedRdds() <= early.rememberedRdds(), "remembered RDDs grew\n" + both);
         assertTrue(late.persistedRdds() <= early.persistedRdds(), "persisted RDDs grew\n" + both);
-        assertTrue(late.cachedBlocks() <= early.cachedBlocks(), "cached blocks grew\n" + both);
         assertTrue(late.threads() <= early.threads(), "live threads grew\n" + both);
+        assertTrue(late.checkpointFiles() <= early.checkpointFiles() * (1 + SoakReport.TOLERANCE),
+                "checkpoint files grew\n" + both);
+        assertTrue(late.cachedBlocks() <= early.cachedBlocks() * (1 + SoakReport.TOLERANCE),
+                "cached blocks grew\n" + both);
         assertTrue(early.rememberedRdds() > 0 && early.checkpointFiles() > 0, "the job ran: " + early);
     }
 
