@@ -34,9 +34,16 @@ public final class SoakReport {
         samples.add(sample);
     }
 
+    public boolean isEmpty() {
+        return samples.isEmpty();
+    }
+
     /** The measures that changed by more than the tolerance from the first mark to the last (empty: flat). */
     public List<String> notFlat() {
         List<String> changed = new ArrayList<>();
+        if (samples.size() < 2) {
+            return List.of("fewer than two marks measured");
+        }
         for (Row row : ROWS) {
             double change = change(row);
             if (Double.isNaN(change) || Math.abs(change) > TOLERANCE) {
