@@ -63,6 +63,7 @@ class SoakTest {
             assertEquals(sent, pipeline.counted(), "lines counted in state: every line sent, once");
         }
         String both = "batches 121-220: " + early + "\nbatches 301-400: " + late;
+        System.out.println("SoakTest, largest over\n" + both); // the figures docs/reliability.md quotes
         // What the graph and the JVM hold does not grow at all; the checkpoint files (a full state checkpoint
         // after a chain of deltas of varying length) and the blocks in flight cycle, within the soak's tolerance.
         assertTrue(late.rememberedRdds() <= early.rememberedRdds(), "remembered RDDs grew\n" + both);
