@@ -12,6 +12,7 @@ import io.sluice.dstream.internal.scheduler.ListenerBus;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.dstream.source.internal.Sources;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.internal.CachedBlocks;
 import io.sluice.rdd.internal.Deadline;
 import java.time.Duration;
 import java.util.List;
@@ -73,6 +74,13 @@ final class ContextLifecycle {
     /** The running graph, once the context started (else null). */
     StreamGraph graph() {
         return graph;
+    }
+
+    /** Counted on the driver; the blocks are asked from every block manager. */
+    Footprint footprint() {
+        StreamGraph g = graph;
+        int remembered = g == null ? 0 : g.operators().stream().mapToInt(Operator::rememberedCount).sum();
+        return new Footprint(remembered, sc.getPersistentRDDs().size(), CachedBlocks.count(sc.sc()));
     }
 
     /** The running operator of a stream of this context (once it started). */

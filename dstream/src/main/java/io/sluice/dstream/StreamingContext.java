@@ -383,6 +383,11 @@ public final class StreamingContext {
         return lifecycle.state();
     }
 
+    /** What the context holds on to now (remembered RDDs, persisted RDDs, cached blocks): flat over a long run. */
+    public Footprint footprint() {
+        return lifecycle.footprint();
+    }
+
     /** The checkpoint directory, or null when none was set. */
     public String checkpointDirectory() {
         return checkpointDirectory;

@@ -3,11 +3,14 @@ package io.sluice.rdd.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.spark.SparkContext;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.scheduler.TaskLocation;
+import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.BlockResult;
 import org.apache.spark.storage.RDDBlockId;
+import org.apache.spark.storage.StreamBlockId;
 import scala.Option;
 
 /**
@@ -46,5 +49,25 @@ public final class CachedBlocks {
             records.next();
         }
         return Optional.ofNullable(first);
+    }
+
+    /**
+     * How many data blocks (cached RDD partitions and received stream blocks) every block manager of {@code sc}
+     * holds now, asked from the driver. Broadcast pieces are left out: Spark's cleaner removes them on its own
+     * schedule, after the driver's garbage collector lets go of a broadcast.
+     */
+    public static int count(SparkContext sc) {
+        return sc.env().blockManager().master().getMatchingBlockIds(new DataBlocks(), true).size();
+    }
+
+    /** The filter travels to every executor's block manager, so it serializes. */
+    private static final class DataBlocks extends scala.runtime.AbstractFunction1<BlockId, Object>
+            implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Object apply(BlockId id) {
+            return id.isRDD() || id instanceof StreamBlockId;
+        }
     }
 }

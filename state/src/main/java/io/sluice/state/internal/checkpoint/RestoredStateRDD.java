@@ -9,6 +9,7 @@ import io.sluice.recovery.internal.StateFile;
 import io.sluice.state.internal.StateVersion;
 import java.io.IOException;
 import java.io.Serializable;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.FileSystem;
@@ -54,7 +55,10 @@ public final class RestoredStateRDD<K, S> extends RDD<StateVersion<K, S>> {
     private final boolean filesPending;
     private final int cachedRddId;
     private final CachedRecord<K, S> cachedRecord;
-    private final transient RDD<?> cached;
+    // Weak: the state RDD is only where its blocks are while its stream remembers it, and a strong reference
+    // would chain every state RDD of the run (each one's lineage reaches the previous cut, which named the one
+    // before): a leak of RDDs, and of the exchanges they read, found by the soak.
+    private final transient WeakReference<RDD<?>> cached;
     private final DriverLocal<StatePrefetch> decodedAhead;
 
     /**
@@ -75,7 +79,7 @@ public final class RestoredStateRDD<K, S> extends RDD<StateVersion<K, S>> {
         this.time = time;
         this.chains = copy(chains);
         this.filesPending = filesPending;
-        this.cached = cached;
+        this.cached = cached == null ? null : new WeakReference<>(cached);
         this.cachedRddId = cached == null ? -1 : cached.id();
         this.cachedRecord = cachedRecord;
         this.decodedAhead = decodedAhead;
@@ -100,7 +104,8 @@ public final class RestoredStateRDD<K, S> extends RDD<StateVersion<K, S>> {
 
     @Override
     public scala.collection.immutable.Seq<String> getPreferredLocations(Partition split) {
-        List<String> hosts = cached == null ? List.of() : CachedBlocks.hostsOf(cached, split.index());
+        RDD<?> c = cached == null ? null : cached.get();
+        List<String> hosts = c == null ? List.of() : CachedBlocks.hostsOf(c, split.index());
         return CollectionConverters.asScala(hosts).toList();
     }
 
