@@ -9,14 +9,21 @@ import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.CachedBlocks;
 import io.sluice.state.State;
 import io.sluice.state.StateSpec;
+import io.sluice.dstream.scheduler.BatchInfo;
+import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.testkit.Collected;
+import io.sluice.testkit.ManualClock;
+import io.sluice.testkit.SharedSpark;
 import io.sluice.testkit.StreamTester;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.stream.LongStream;
 import org.apache.spark.api.java.JavaRDD;
@@ -180,6 +187,55 @@ class StateRepartitionTest {
         });
         assertEquals(List.of(1, 2, 0, 1, 2, 3, 4, 5, 6, 7), dropped);
         assertSameBatches(expected, moved);
+    }
+
+    /**
+     * Three deployments over one checkpoint directory, each with another {@code numPartitions} (4, 8, 2), four
+     * batches each: each restart restores the state saved in the previous layout and its first batch moves it to
+     * the new one.
+     */
+    @Test
+    void aRestartWithAnotherNumberOfPartitionsRestoresTheCheckpointIntoTheNewLayout() throws Exception {
+        Seen expected = run(StateRepartitionTest::mapWithState, Map.of(), null, StateRepartitionTest::nothing);
+        Collected<String> output = new Collected<>();
+        Collected<String> state = new Collected<>();
+        List<Integer> layouts = new CopyOnWriteArrayList<>();
+        long now = 0;
+        for (int partitions : new int[] {4, 8, 2}) {
+            ManualClock clock = new ManualClock(now);
+            StreamingContext context = StreamingContext.getOrCreate(dir.resolve("checkpoint").toString(), () -> {
+                StreamingContext c = StreamingContext.create(SharedSpark.context(), StreamTester.INTERVAL, clock);
+                Job job = mapWithState(OffsetSource.stream(c, PER_BATCH), partitions, StreamTester.INTERVAL);
+                job.output().foreachRDD((rdd, time) -> {
+                    output.add(time, rdd.collect());
+                    layouts.add(rdd.getNumPartitions());
+                });
+                job.state().foreachRDD((rdd, time) -> state.add(time, rdd.collect()));
+                return c;
+            });
+            BlockingQueue<BatchInfo> completed = new LinkedBlockingQueue<>();
+            context.addStreamingListener(new StreamingListener() {
+                @Override
+                public void onBatchCompleted(BatchCompleted event) {
+                    completed.add(event.batchInfo());
+                }
+            });
+            try {
+                context.start();
+                assertEquals(now == 0 ? java.util.Optional.empty() : java.util.Optional.of(new Time(now)),
+                        context.recoveredBatch());
+                for (int b = 0; b < 4; b++) {
+                    now += StreamTester.INTERVAL.toMillis();
+                    clock.setTime(now);
+                    BatchInfo info = completed.poll(120, TimeUnit.SECONDS);
+                    assertTrue(info != null && info.batchTime().milliseconds() == now && !info.failed(),
+                            "batch " + now + " completed: " + info);
+                }
+            } finally {
+                context.stop(false, false);
+            }
+        }
+        assertSameBatches(expected, new Seen(output.unordered(), state.unordered(), layouts));
     }
 
     @Test
