@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * equals a failure-free run's without re-partitioning.
  */
 class ExecutorKillRepartitionTest {
-    private static final int BATCHES = 12;
+    private static final int BATCHES = 14; // as ExecutorKillTest, whose state check this test shares
     private static final int BEFORE_MOVE = 4;
     private static final List<String> JVM = List.of("-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
