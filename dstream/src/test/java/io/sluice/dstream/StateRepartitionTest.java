@@ -189,6 +189,50 @@ class StateRepartitionTest {
         assertSameBatches(expected, moved);
     }
 
+    /** What the deployments of one checkpoint directory showed, batch for batch. */
+    private static final class Deployments {
+        final Collected<String> output = new Collected<>();
+        final Collected<String> state = new Collected<>();
+        final List<Integer> layouts = new CopyOnWriteArrayList<>();
+        long now;
+    }
+
+    /** One deployment: getOrCreate with {@code partitions} state partitions, then {@code batches} batches. */
+    private void deploy(Deployments runs, int partitions, int batches) throws InterruptedException {
+        ManualClock clock = new ManualClock(runs.now);
+        StreamingContext context = StreamingContext.getOrCreate(dir.resolve("checkpoint").toString(), () -> {
+            StreamingContext c = StreamingContext.create(SharedSpark.context(), StreamTester.INTERVAL, clock);
+            Job job = mapWithState(OffsetSource.stream(c, PER_BATCH), partitions, StreamTester.INTERVAL);
+            job.output().foreachRDD((rdd, time) -> {
+                runs.output.add(time, rdd.collect());
+                runs.layouts.add(rdd.getNumPartitions());
+            });
+            job.state().foreachRDD((rdd, time) -> runs.state.add(time, rdd.collect()));
+            return c;
+        });
+        BlockingQueue<BatchInfo> completed = new LinkedBlockingQueue<>();
+        context.addStreamingListener(new StreamingListener() {
+            @Override
+            public void onBatchCompleted(BatchCompleted event) {
+                completed.add(event.batchInfo());
+            }
+        });
+        try {
+            context.start();
+            assertEquals(runs.now == 0 ? java.util.Optional.empty() : java.util.Optional.of(new Time(runs.now)),
+                    context.recoveredBatch());
+            for (int b = 0; b < batches; b++) {
+                runs.now += StreamTester.INTERVAL.toMillis();
+                clock.setTime(runs.now);
+                BatchInfo info = completed.poll(120, TimeUnit.SECONDS);
+                assertTrue(info != null && info.batchTime().milliseconds() == runs.now && !info.failed(),
+                        "batch " + runs.now + " completed: " + info);
+            }
+        } finally {
+            context.stop(false, false);
+        }
+    }
+
     /**
      * Three deployments over one checkpoint directory, each with another {@code numPartitions} (4, 8, 2), four
      * batches each: each restart restores the state saved in the previous layout and its first batch moves it to
@@ -197,45 +241,25 @@ class StateRepartitionTest {
     @Test
     void aRestartWithAnotherNumberOfPartitionsRestoresTheCheckpointIntoTheNewLayout() throws Exception {
         Seen expected = run(StateRepartitionTest::mapWithState, Map.of(), null, StateRepartitionTest::nothing);
-        Collected<String> output = new Collected<>();
-        Collected<String> state = new Collected<>();
-        List<Integer> layouts = new CopyOnWriteArrayList<>();
-        long now = 0;
+        Deployments runs = new Deployments();
         for (int partitions : new int[] {4, 8, 2}) {
-            ManualClock clock = new ManualClock(now);
-            StreamingContext context = StreamingContext.getOrCreate(dir.resolve("checkpoint").toString(), () -> {
-                StreamingContext c = StreamingContext.create(SharedSpark.context(), StreamTester.INTERVAL, clock);
-                Job job = mapWithState(OffsetSource.stream(c, PER_BATCH), partitions, StreamTester.INTERVAL);
-                job.output().foreachRDD((rdd, time) -> {
-                    output.add(time, rdd.collect());
-                    layouts.add(rdd.getNumPartitions());
-                });
-                job.state().foreachRDD((rdd, time) -> state.add(time, rdd.collect()));
-                return c;
-            });
-            BlockingQueue<BatchInfo> completed = new LinkedBlockingQueue<>();
-            context.addStreamingListener(new StreamingListener() {
-                @Override
-                public void onBatchCompleted(BatchCompleted event) {
-                    completed.add(event.batchInfo());
-                }
-            });
-            try {
-                context.start();
-                assertEquals(now == 0 ? java.util.Optional.empty() : java.util.Optional.of(new Time(now)),
-                        context.recoveredBatch());
-                for (int b = 0; b < 4; b++) {
-                    now += StreamTester.INTERVAL.toMillis();
-                    clock.setTime(now);
-                    BatchInfo info = completed.poll(120, TimeUnit.SECONDS);
-                    assertTrue(info != null && info.batchTime().milliseconds() == now && !info.failed(),
-                            "batch " + now + " completed: " + info);
-                }
-            } finally {
-                context.stop(false, false);
-            }
+            deploy(runs, partitions, 4);
         }
-        assertSameBatches(expected, new Seen(output.unordered(), state.unordered(), layouts));
+        assertSameBatches(expected, new Seen(runs.output.unordered(), runs.state.unordered(), runs.layouts));
+    }
+
+    /** More partitions than the checkpoint's key groups (max(128, partitions)) cannot hold its key groups whole. */
+    @Test
+    void aRestartWithMorePartitionsThanTheCheckpointsKeyGroupsFailsSayingSo() throws Exception {
+        Deployments runs = new Deployments();
+        deploy(runs, 4, 1);
+        Throwable e = assertThrows(RuntimeException.class, () -> deploy(runs, 200, 1));
+        StringBuilder messages = new StringBuilder();
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            messages.append(c.getMessage()).append('\n');
+        }
+        assertTrue(messages.toString().contains("is split in 128 key groups, but the operator now in 200")
+                && messages.toString().contains("choose at most 128 partitions"), messages.toString());
     }
 
     @Test
