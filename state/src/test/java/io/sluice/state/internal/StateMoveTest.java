@@ -127,6 +127,22 @@ class StateMoveTest {
     }
 
     @Test
+    void aNewPartitionReadsOnlyTheOldPartitionsHoldingItsKeyGroups() {
+        KeyGroupPartitioner four = new KeyGroupPartitioner(new KeyGroups(KeyGroups.DEFAULT_COUNT), 4);
+        KeyGroupPartitioner eight = four.withPartitions(8);
+        for (int j = 0; j < 8; j++) {
+            assertEquals(List.of(j / 2), MovedStateRDD.sourcesOf(j, four, eight), "4 -> 8, partition " + j);
+        }
+        assertEquals(List.of(0, 1, 2, 3), MovedStateRDD.sourcesOf(0, eight, four.withPartitions(2)));
+        assertEquals(List.of(4, 5, 6, 7), MovedStateRDD.sourcesOf(1, eight, four.withPartitions(2)));
+        // 3 -> 5 does not align: groups [0, 43) [43, 86) [86, 128) against [0, 26) [26, 52) [52, 77) ...
+        KeyGroupPartitioner three = four.withPartitions(3);
+        KeyGroupPartitioner five = four.withPartitions(5);
+        assertEquals(List.of(List.of(0), List.of(0, 1), List.of(1), List.of(1, 2), List.of(2)),
+                java.util.stream.IntStream.range(0, 5).mapToObj(j -> MovedStateRDD.sourcesOf(j, three, five)).toList());
+    }
+
+    @Test
     void aKeyHashCodeIsReadFromItsBytesWithoutMakingTheKey() {
         StateTable table = new StateTable(4);
         for (String k : List.of("", "a", "hot3", "k\u00e9y", "a longer key of forty characters or so....")) {
