@@ -342,10 +342,8 @@ public final class StreamingContext {
     }
 
     /**
-     * Changes the number of state partitions of a running stream that {@code mapWithState} or {@code
-     * updateStateByKey} returned, from its next batch on: that batch moves whole key groups of the state to the
-     * new partitions (from memory, or from checkpoint files where an executor was lost); no batch is skipped and
-     * every batch's state and output are those of a run without the change. See docs/decisions/0011-elastic-state.md.
+     * Changes the number of state partitions of the running stream mapWithState or updateStateByKey returned: its
+     * next batch moves whole key groups; outputs and state stay as without it (decisions/0011-elastic-state.md).
      */
     public void repartitionState(DStreamLike<?, ?> stream, int numPartitions) {
         lifecycle.repartitionState(stream.node(), numPartitions);
