@@ -7,6 +7,7 @@ import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.ShutdownHook;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.recovery.Recovery;
+import io.sluice.dstream.internal.state.StatefulOperator;
 import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.dstream.internal.scheduler.ListenerBus;
 import io.sluice.dstream.scheduler.StreamingListener;
@@ -92,6 +93,20 @@ final class ContextLifecycle {
         @SuppressWarnings("unchecked")
         Operator<T> op = (Operator<T>) g.operators().get(node.id());
         return op;
+    }
+
+    /** Asks the running stateful operator of {@code node} for {@code partitions} state partitions. */
+    void repartitionState(Node<?> node, int partitions) {
+        StreamGraph g = graph;
+        if (g == null || state != StreamingContextState.ACTIVE) {
+            throw new IllegalStateException(node.callSite() + ": repartitionState applies to a running context "
+                    + "(it is " + state + "); before start, set StateSpec.numPartitions or pass a Partitioner");
+        }
+        if (!(g.operators().get(node.id()) instanceof StatefulOperator<?, ?, ?, ?, ?> stateful)) {
+            throw new IllegalArgumentException(node.callSite() + ": repartitionState takes the stream that "
+                    + "mapWithState or updateStateByKey returned, not a " + node.kind() + " stream");
+        }
+        stateful.repartition(partitions);
     }
 
     /**

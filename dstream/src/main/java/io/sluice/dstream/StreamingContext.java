@@ -341,6 +341,14 @@ public final class StreamingContext {
         return lifecycle.awaitTermination(timeout);
     }
 
+    /**
+     * Changes the number of state partitions of the running stream mapWithState or updateStateByKey returned: its
+     * next batch moves whole key groups; outputs and state stay as without it (decisions/0011-elastic-state.md).
+     */
+    public void repartitionState(DStreamLike<?, ?> stream, int numPartitions) {
+        lifecycle.repartitionState(stream.node(), numPartitions);
+    }
+
     // ---- settings and accessors ----------------------------------------------------------------------
 
     /**

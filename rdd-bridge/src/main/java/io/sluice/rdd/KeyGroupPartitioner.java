@@ -24,6 +24,21 @@ public final class KeyGroupPartitioner extends Partitioner {
         return keyGroups;
     }
 
+    /** The same key groups over {@code count} partitions (the state re-partitioned). */
+    public KeyGroupPartitioner withPartitions(int count) {
+        return count == partitions ? this : new KeyGroupPartitioner(keyGroups, count);
+    }
+
+    /** The key groups partition {@code partition} holds. */
+    public KeyGroupRange rangeOf(int partition) {
+        return keyGroups.rangeOf(partition, partitions);
+    }
+
+    /** The partition of a key whose {@code hashCode()} is {@code hashCode}. */
+    public int partitionOfHash(int hashCode) {
+        return keyGroups.partitionOf(keyGroups.groupOfHash(hashCode), partitions);
+    }
+
     @Override
     public int numPartitions() {
         return partitions;

@@ -14,6 +14,11 @@ public record KeyGroupRange(int start, int end) implements Serializable {
         return keyGroup >= start && keyGroup < end;
     }
 
+    /** Whether the two ranges share a key group. */
+    public boolean overlaps(KeyGroupRange other) {
+        return start < other.end && other.start < end;
+    }
+
     public int size() {
         return end - start;
     }

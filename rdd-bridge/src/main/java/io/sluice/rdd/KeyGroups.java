@@ -20,8 +20,12 @@ public record KeyGroups(int count) implements Serializable {
 
     /** The key group of {@code key}: its hash code, scrambled so that sequential hash codes spread evenly. */
     public int groupOf(Object key) {
-        int h = key == null ? 0 : key.hashCode();
-        h *= 0x9E3779B9;
+        return groupOfHash(key == null ? 0 : key.hashCode());
+    }
+
+    /** The key group of a key whose {@code hashCode()} is {@code hashCode} (for keys stored as bytes). */
+    public int groupOfHash(int hashCode) {
+        int h = hashCode * 0x9E3779B9;
         h ^= h >>> 16;
         return Math.floorMod(h, count);
     }

@@ -15,7 +15,9 @@ import scala.Tuple2;
  * the generator source, on the system clock, the state snapshot of every batch written to a file. Prints
  * "executors n" once both executors registered, then "completed t delay=ms processing=ms" per batch.
  *
- * <p>Arguments: checkpoint directory, output directory, batches to complete before stopping gracefully.
+ * <p>Arguments: checkpoint directory, output directory, batches to complete before stopping gracefully, and
+ * optionally "b:n": once b batches completed, ask for n state partitions (printing "repartitioned n"); each batch
+ * then also prints "partitions t n", its number of state partitions.
  */
 public final class ClusterWordCountApp {
     static final long RECORDS = 10_000;
@@ -32,6 +34,8 @@ public final class ClusterWordCountApp {
         String checkpoint = args[0];
         String out = args[1];
         int batches = Integer.parseInt(args[2]);
+        String[] repartition = args.length > 3 ? args[3].split(":") : null;
+        var totals = new java.util.concurrent.atomic.AtomicReference<io.sluice.dstream.MapWithStateDStream<?, ?, ?, ?>>();
         StreamingContext context = StreamingContext.getOrCreate(checkpoint, () -> {
             StreamingContext c = StreamingContext.builder().master("local-cluster[2,1,512]")
                     .appName("executor-kill-test")
@@ -49,11 +53,16 @@ public final class ClusterWordCountApp {
             c.sparkContext().setLogLevel("WARN");
             PairDStream<String, Long> ones = c.generatorStream(RECORDS, KEYS, SEED, PARTITIONS)
                     .mapToPair(w -> new Tuple2<>(w, 1L));
-            ones.mapWithState(StateSpec.function(WordCountApp::runningCount).numPartitions(PARTITIONS))
+            var stateful = ones.mapWithState(StateSpec.function(WordCountApp::runningCount).numPartitions(PARTITIONS))
                     .name("totals")
-                    .checkpoint(INTERVAL.multipliedBy(STATE_CHECKPOINT_BATCHES))
-                    .stateSnapshots()
-                    .foreachRDD((rdd, time) -> writeSnapshot(rdd.collect(), out, time.milliseconds()));
+                    .checkpoint(INTERVAL.multipliedBy(STATE_CHECKPOINT_BATCHES));
+            totals.set(stateful);
+            stateful.stateSnapshots().foreachRDD((rdd, time) -> {
+                if (repartition != null) {
+                    say("partitions " + time.milliseconds() + " " + rdd.getNumPartitions());
+                }
+                writeSnapshot(rdd.collect(), out, time.milliseconds());
+            });
             return c;
         });
         awaitExecutors(context, 2);
@@ -67,6 +76,10 @@ public final class ClusterWordCountApp {
                 say("completed " + info.batchTime().milliseconds() + " delay=" + info.totalDelay()
                         + " processing=" + info.processingDelay() + " failed=" + info.failed());
                 done.countDown();
+                if (repartition != null && done.getCount() == batches - Integer.parseInt(repartition[0])) {
+                    context.repartitionState(totals.get(), Integer.parseInt(repartition[1]));
+                    say("repartitioned " + repartition[1]);
+                }
             }
         });
         context.start();

@@ -72,7 +72,7 @@ class ExecutorKillTest {
     }
 
     /** The executor JVMs the driver's local-cluster started (children of its in-process Workers). */
-    private static List<ProcessHandle> executors(ProcessHandle driver) throws IOException {
+    static List<ProcessHandle> executors(ProcessHandle driver) throws IOException {
         List<ProcessHandle> found = new ArrayList<>();
         for (ProcessHandle p : driver.descendants().toList()) {
             Path cmdline = Path.of("/proc", String.valueOf(p.pid()), "cmdline");
@@ -85,7 +85,7 @@ class ExecutorKillTest {
         return found;
     }
 
-    private static void assertStateEqualsAFailureFreeRun(Path checkpoint, Path out) throws IOException {
+    static void assertStateEqualsAFailureFreeRun(Path checkpoint, Path out) throws IOException {
         long zero = DriverKillTest.zeroTime(checkpoint);
         long interval = ClusterWordCountApp.INTERVAL.toMillis();
         TreeSet<Long> batches = new TreeSet<>();

@@ -33,6 +33,14 @@ public final class CachedBlocks {
     }
 
     /**
+     * Drops the cached block of partition {@code partition} of {@code rdd} from this JVM's block manager (in local
+     * mode, where every block is), as the loss of the executor holding it would; a later read computes it again.
+     */
+    public static void drop(RDD<?> rdd, int partition) {
+        SparkEnv.get().blockManager().removeBlock(new RDDBlockId(rdd.id(), partition), true);
+    }
+
+    /**
      * The first record of partition {@code partition} of the RDD with id {@code rddId} if a block manager still
      * caches it (this JVM's, or another executor's), else empty; a task then computes the partition instead.
      * Reads the whole block, which releases the block's read lock.

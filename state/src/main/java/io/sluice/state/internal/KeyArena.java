@@ -76,7 +76,8 @@ final class KeyArena {
         return mix(key == null ? 0 : key.hashCode());
     }
 
-    private static int mix(int h) {
+    /** The table hash of a key whose {@code hashCode()} is {@code h}: {@code hash(key) == mix(key.hashCode())}. */
+    static int mix(int h) {
         h ^= h >>> 16;
         h *= 0x85EBCA6B;
         h ^= h >>> 13;
@@ -278,8 +279,14 @@ final class KeyArena {
 
     /** Same as {@code hash(keyAt(slot))}, without making the key. */
     int hashAt(int slot) {
+        return refs == null ? hash(keys[slot]) : mix(keyHashCodeAt(slot));
+    }
+
+    /** Same as {@code keyAt(slot).hashCode()}, without making the key (a Latin-1 String's hash of its bytes). */
+    int keyHashCodeAt(int slot) {
         if (refs == null) {
-            return hash(keys[slot]);
+            Object key = keys[slot];
+            return key == null ? 0 : key.hashCode();
         }
         int r = refs[slot];
         int length = arena[r - 1] & 0xFF;
@@ -287,7 +294,7 @@ final class KeyArena {
         for (int c = 0; c < length; c++) {
             h = 31 * h + (arena[r + c] & 0xFF);
         }
-        return mix(h);
+        return h;
     }
 
     boolean occupied(int slot) {

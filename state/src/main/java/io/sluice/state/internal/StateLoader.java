@@ -39,6 +39,33 @@ public final class StateLoader<K, S> {
         return loader;
     }
 
+    /**
+     * Adds the live entries of {@code version} whose key's {@code hashCode()} passes {@code keep}, walking its
+     * tables on slots (an arena key is copied as bytes, never made into a String).
+     */
+    public void putEntriesOf(StateVersion<K, S> version, java.util.function.IntPredicate keep) {
+        StateTable delta = version.delta;
+        if (delta != null) {
+            for (int i = delta.nextSlot(0); i >= 0; i = delta.nextSlot(i + 1)) {
+                long t = delta.timeAt(i);
+                int hashCode = delta.keyHashCodeAt(i);
+                if (!StateTable.isTombstoneTime(t) && keep.test(hashCode)) {
+                    table.putFrom(delta, i, KeyArena.mix(hashCode), delta.valueAt(i), t);
+                }
+            }
+        }
+        StateTable base = version.base;
+        for (int i = base.nextSlot(0); i >= 0; i = base.nextSlot(i + 1)) {
+            int hashCode = base.keyHashCodeAt(i);
+            if (keep.test(hashCode)) {
+                int hash = KeyArena.mix(hashCode);
+                if (delta == null || delta.findFrom(base, i, hash) < 0) {
+                    table.putFrom(base, i, hash, base.valueAt(i), base.timeAt(i));
+                }
+            }
+        }
+    }
+
     public void put(K key, S state, long lastUpdate) {
         table.put(key, state, lastUpdate);
     }
@@ -55,6 +82,18 @@ public final class StateLoader<K, S> {
      * {@code removalsKnownSince}.
      */
     public StateVersion<K, S> build(long batchTime, long removalsKnownSince) {
+        return build(batchTime, removalsKnownSince, table.size());
+    }
+
+    /**
+     * The state after batch {@code batchTime} as it was, gathered from elsewhere (moved between partitions): no
+     * key changed, so the next batch writes a small delta over this table instead of copying it.
+     */
+    public StateVersion<K, S> buildMoved(long batchTime) {
+        return build(batchTime, batchTime, 0);
+    }
+
+    private StateVersion<K, S> build(long batchTime, long removalsKnownSince, int changes) {
         TimeoutIndex index = TimeoutIndex.EMPTY;
         if (timed) {
             SortedMap<Long, List<Object>> byTime = new TreeMap<>();
@@ -63,7 +102,7 @@ public final class StateLoader<K, S> {
             }
             index = TimeoutIndex.fromTimes(byTime);
         }
-        return new StateVersion<>(batchTime, table, null, table.size(), table.size(), timed, index, null,
+        return new StateVersion<>(batchTime, table, null, table.size(), changes, timed, index, null,
                 removalsKnownSince);
     }
 }

@@ -69,6 +69,11 @@ public final class StateTable {
         return keys.hashAt(slot);
     }
 
+    /** Same as {@code keyAt(slot).hashCode()}, without making the key (what key groups are computed from). */
+    public int keyHashCodeAt(int slot) {
+        return keys.keyHashCodeAt(slot);
+    }
+
     /** Inserts a new key at an insertion point {@link #find} returned (encoded as it returned it). */
     public void insertAt(int encodedInsertionPoint, Object key, Object value, long time) {
         int slot = keys.place(-encodedInsertionPoint - 1, key);

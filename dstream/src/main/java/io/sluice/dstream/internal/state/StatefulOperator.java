@@ -11,6 +11,7 @@ import io.sluice.rdd.internal.Exchange;
 import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
+import io.sluice.state.internal.MovedStateRDD;
 import io.sluice.state.internal.StateLoader;
 import io.sluice.state.internal.StateRDD;
 import io.sluice.state.internal.StateShuffle;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.serializer.Serializer;
@@ -37,6 +39,11 @@ import scala.Tuple2;
  * <p>State RDDs are kept in memory while the operator remembers its batches, and their lineage is cut every
  * checkpoint interval (default ten slides): to the checkpoint directory if there is one, else locally.
  *
+ * <p>The number of state partitions can change while the context runs ({@link #repartition}): the first batch
+ * generated after the request starts from the previous batch's state moved, whole key groups at a time, to the
+ * new partitions ({@link MovedStateRDD}), and exchanges its records to them. A state restored from a
+ * checkpoint taken with another number of partitions moves the same way at the first batch.
+ *
  * <p>The seam for recovery: {@link #stateVersions(Time)} gives the state after a batch (one version per
  * partition); the {@link StateStart} it is built with gives the state a restart restored, and plans the state
  * checkpoints, from which the next batch's state is then computed (the lineage cut).
@@ -49,7 +56,12 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     public static final int DEFAULT_CHECKPOINT_SLIDES = 10;
 
     private final Operator<Tuple2<K, V>> parent;
-    private final KeyGroupPartitioner partitioner;
+    private final KeyGroupPartitioner configured;
+    /** The state's partitioner from each batch time on, where it changed from {@link #configured}. */
+    private final NavigableMap<Time, KeyGroupPartitioner> layouts = new ConcurrentSkipListMap<>();
+    /** A partitioner asked for and not yet applied (the next new batch takes it). */
+    private final AtomicReference<KeyGroupPartitioner> requested = new AtomicReference<>();
+    private Time newest; // the newest batch whose state RDD was made (guarded by this)
     private final JavaPairRDD<K, S> initialState;
     private final StateStart.Planner<K, S> planner; // null: state RDDs are cut with Spark's checkpoints
     private final RddSeries<R> states = new RddSeries<>();
@@ -65,16 +77,11 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         @SuppressWarnings("unchecked")
         Operator<Tuple2<K, V>> p = (Operator<Tuple2<K, V>>) config.parents().get(0);
         this.parent = p;
-        this.partitioner = partitioner;
+        this.configured = partitioner;
         this.initialState = initialState;
         StateStart<K, S> start = config.plan().stateOf(stableId(), kind(), describe(), partitioner, slide());
         this.planner = start.planner();
-        if (start.restored() != null) {
-            if (start.restored().getNumPartitions() != partitioner.numPartitions()) {
-                throw new IllegalArgumentException(describe() + ": restored state has "
-                        + start.restored().getNumPartitions() + " partitions, the operator "
-                        + partitioner.numPartitions());
-            }
+        if (start.restored() != null) { // in the checkpoint's layout: the first batch moves it if that differs
             bases.put(start.restoredTime(), start.restored());
         }
     }
@@ -113,8 +120,41 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         return false;
     }
 
-    public final KeyGroupPartitioner partitioner() {
-        return partitioner;
+    /** The state's partitioner as of the newest batch generated (the configured one before any). */
+    public final synchronized KeyGroupPartitioner partitioner() {
+        return newest == null ? configured : layoutAt(newest);
+    }
+
+    /**
+     * Asks for the state in {@code partitions} partitions from the next batch generated on: that batch moves
+     * whole key groups from the previous batch's partitions to the new ones and exchanges its records to them.
+     * A later request before that batch replaces this one.
+     */
+    public final void repartition(int partitions) {
+        KeyGroupPartitioner current = partitioner();
+        int groups = current.keyGroups().count();
+        if (partitions < 1 || partitions > groups) {
+            throw new IllegalArgumentException(describe() + ": the number of state partitions must be in [1, "
+                    + groups + "] (its key groups), was " + partitions);
+        }
+        requested.set(current.withPartitions(partitions));
+    }
+
+    private KeyGroupPartitioner layoutAt(Time time) {
+        Map.Entry<Time, KeyGroupPartitioner> e = layouts.floorEntry(time);
+        return e == null ? configured : e.getValue();
+    }
+
+    /** The partitioner of batch {@code time}; a new batch after every other one takes a pending request. */
+    private KeyGroupPartitioner partitionerOf(Time time) {
+        if (newest == null || time.isAfter(newest)) {
+            newest = time;
+            KeyGroupPartitioner wanted = requested.getAndSet(null);
+            if (wanted != null && !wanted.equals(layoutAt(time))) {
+                layouts.put(time, wanted);
+            }
+        }
+        return layoutAt(time);
     }
 
     @Override
@@ -131,7 +171,8 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         if (existing.isPresent()) {
             return existing;
         }
-        JavaRDD<?> previous = previous(time);
+        KeyGroupPartitioner partitioner = partitionerOf(time);
+        JavaRDD<?> previous = inLayout(previous(time, partitioner), partitioner, time);
         JavaRDD<Tuple2<K, V>> data = parent.getOrCompute(time)
                 .orElseGet(() -> graph().sparkContext().<Tuple2<K, V>>emptyRDD());
         Exchange<K, V> exchange = Exchange.of(data.rdd(), partitioner, shuffleSerializer());
@@ -156,7 +197,21 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         return stateRecords(time).map(this::versions);
     }
 
-    private JavaRDD<?> previous(Time time) {
+    /** {@code previous} moved to {@code partitioner}'s partitions if it has another number of them. */
+    private JavaRDD<?> inLayout(JavaRDD<?> previous, KeyGroupPartitioner partitioner, Time time) {
+        if (previous == null || previous.getNumPartitions() == partitioner.numPartitions()) {
+            return previous;
+        }
+        boolean timed = timed();
+        long at = time.milliseconds();
+        JavaRDD<StateVersion<K, S>> moved = new JavaRDD<>(new MovedStateRDD<K, S>(previous.rdd(), partitioner,
+                record -> versionIn(record, at, timed)), ClassTags.any());
+        moved.setName(describe() + " state moved from " + previous.getNumPartitions() + " to "
+                + partitioner.numPartitions() + " partitions @ " + time.milliseconds());
+        return moved;
+    }
+
+    private JavaRDD<?> previous(Time time, KeyGroupPartitioner partitioner) {
         Time previousTime = time.minus(slide());
         JavaRDD<StateVersion<K, S>> base = bases.get(previousTime);
         if (base != null) {
@@ -223,6 +278,10 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
             }
         }
         old.clear();
+        Time layoutKept = layouts.floorKey(oldestKept);
+        if (layoutKept != null) {
+            layouts.headMap(layoutKept, false).clear();
+        }
     }
 
     /** State RDDs currently kept, for tests and diagnostics. */

@@ -36,6 +36,10 @@ import scala.reflect.ClassTag$;
  * state is computed from it (the lineage cut). {@link #write} is the batch's checkpoint job: it writes the
  * files, one task per partition, and records the new chain. The batch after t runs only after that job
  * (batches run in order), so the files it may need exist.
+ *
+ * <p>Each checkpoint is in the layout of its batch's state. When the number of partitions changed since the
+ * last complete checkpoint (the state was re-partitioned), every partition is written as a snapshot; a restore
+ * reads the state in the layout it was saved in, and the operator moves it to its own at the first batch.
  */
 public final class StateCheckpointing<K, S> {
     /** A restore reads at most a snapshot and this many deltas per partition. */
@@ -53,8 +57,11 @@ public final class StateCheckpointing<K, S> {
     private final NavigableMap<Time, StateCheckpoint> complete = new ConcurrentSkipListMap<>();
     private final Map<Time, Plan> plans = new ConcurrentHashMap<>();
 
-    /** What the checkpoint of one batch builds on: the last complete checkpoint, and per partition its base. */
-    private record Plan(StateCheckpoint base, List<Long> deltaSince) {
+    /**
+     * What the checkpoint of one batch builds on: the last complete checkpoint in the same layout, and per
+     * partition its base.
+     */
+    private record Plan(int partitions, StateCheckpoint base, List<Long> deltaSince) {
     }
 
     /** The state a restart starts from, and the chain of files each partition is restored from. */
@@ -90,16 +97,15 @@ public final class StateCheckpointing<K, S> {
      * job of its own, tagged as part of batch {@code next}).
      */
     public Restored<K, S> restore(StateCheckpoint state, Time next, StatePrefetch prefetch) {
-        int partitions = partitioner.numPartitions();
         int keyGroups = partitioner.keyGroups().count();
-        if (state.partitions() != partitions || state.keyGroups() != keyGroups) {
-            throw new IllegalStateException("The checkpointed state of " + name + " has " + state.partitions()
-                    + " partitions over " + state.keyGroups() + " key groups, but the operator now has "
-                    + partitions + " over " + keyGroups + ": keep its number of partitions (re-partitioning "
-                    + "checkpointed state is not supported yet)");
+        if (state.keyGroups() != keyGroups) {
+            throw new IllegalStateException("The checkpointed state of " + name + " is split in "
+                    + state.keyGroups() + " key groups, but the operator now in " + keyGroups + " (the key groups "
+                    + "are max(" + io.sluice.rdd.KeyGroups.DEFAULT_COUNT + ", partitions)): choose at most "
+                    + state.keyGroups() + " partitions to keep its state");
         }
         List<List<StateFile>> chains = new ArrayList<>();
-        for (int p = 0; p < partitions; p++) {
+        for (int p = 0; p < state.partitions(); p++) {
             chains.add(state.chainOf(p));
         }
         JavaRDD<StateVersion<K, S>> versions = versions(new RestoredStateRDD<>(sc, root, conf, operatorId, name,
@@ -127,20 +133,23 @@ public final class StateCheckpointing<K, S> {
      * is generated. Returns the state of {@code time} to compute the next batch's state from.
      */
     public JavaRDD<StateVersion<K, S>> plan(Time time, RDD<?> cached) {
-        Plan plan = plan();
+        Plan plan = plan(cached.getNumPartitions());
         plans.put(time, plan);
         List<List<StateFile>> chains = new ArrayList<>();
-        for (int p = 0; p < partitioner.numPartitions(); p++) {
+        for (int p = 0; p < plan.partitions; p++) {
             chains.add(plan.base == null ? List.of() : plan.base.chainOf(p));
         }
         return versions(new RestoredStateRDD<>(sc, root, conf, operatorId, name, time, chains, true, cached,
                 StateCheckpointing::versionOf, null));
     }
 
-    private Plan plan() {
+    private Plan plan(int partitions) {
         Map.Entry<Time, StateCheckpoint> last = complete.lastEntry();
+        if (last != null && last.getValue().partitions() != partitions) {
+            last = null; // re-partitioned since: no partition has a chain to add a delta to
+        }
         List<Long> since = new ArrayList<>();
-        for (int p = 0; p < partitioner.numPartitions(); p++) {
+        for (int p = 0; p < partitions; p++) {
             Long s = null;
             if (last != null) {
                 List<StateFile> chain = last.getValue().chainOf(p);
@@ -154,7 +163,7 @@ public final class StateCheckpointing<K, S> {
             }
             since.add(s);
         }
-        return new Plan(last == null ? null : last.getValue(), since);
+        return new Plan(partitions, last == null ? null : last.getValue(), since);
     }
 
     /** The checkpoint job of batch {@code time}: writes every partition's file, then records the new chain. */
@@ -174,7 +183,7 @@ public final class StateCheckpointing<K, S> {
             }
             files.add(f);
         }
-        complete.put(time, new StateCheckpoint(operatorId, kind, time, partitioner.numPartitions(),
+        complete.put(time, new StateCheckpoint(operatorId, kind, time, plan.partitions,
                 partitioner.keyGroups().count(), files));
         while (complete.size() > KEPT) {
             complete.pollFirstEntry();
