@@ -23,6 +23,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.spark.TaskContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -90,6 +91,22 @@ class TransactionalSinkTest {
         List<String> values = new ArrayList<>(readCommitted("sunk"));
         values.sort(null);
         assertEquals(List.of("A", "B", "C", "D"), values);
+    }
+
+    @Test
+    void aTaskRetriedAfterWritingPartOfItsPartitionWritesEachRecordOnce() {
+        broker.createTopic("retried", 1);
+        try (StreamTester tester = new StreamTester().partitions(1)) {
+            KafkaSink.writeTransactionally(tester.input(List.of(List.of("a", "b", "boom", "c"))), "retried",
+                    producerParams("retried-sink"), (String v) -> {
+                        if (v.equals("boom") && TaskContext.get().attemptNumber() == 0) {
+                            throw new IllegalStateException("the first attempt fails after writing a and b");
+                        }
+                        return new Tuple2<>(null, v);
+                    });
+            tester.runBatches(1).forEach(info -> assertFalse(info.failed(), info.toString()));
+        }
+        assertEquals(List.of("a", "b", "boom", "c"), readCommitted("retried"));
     }
 
     @Test
