@@ -166,6 +166,7 @@ public final class KafkaWordCountApp {
         synchronized (System.out) {
             System.out.println(line);
             System.out.flush();
+            System.err.println(java.time.LocalTime.now() + " " + line); // timed, in the log failures quote
         }
     }
 }

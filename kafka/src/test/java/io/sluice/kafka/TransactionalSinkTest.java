@@ -122,12 +122,13 @@ class TransactionalSinkTest {
 
     /** Every value of {@code topic} a {@code read_committed} consumer sees, partition by partition. */
     static List<String> readCommitted(String topic) {
-        return readCommitted(broker, topic);
+        return read(broker, topic, "read_committed");
     }
 
-    static List<String> readCommitted(TestBroker broker, String topic) {
+    /** Every value of {@code topic} a consumer with {@code isolation} sees, partition by partition. */
+    static List<String> read(TestBroker broker, String topic, String isolation) {
         Map<String, Object> params = new HashMap<>(broker.consumerParams("reader"));
-        params.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        params.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
         List<String> values = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(params, new StringDeserializer(),
                 new StringDeserializer())) {
@@ -137,7 +138,7 @@ class TransactionalSinkTest {
             for (TopicPartition tp : partitions) {
                 consumer.assign(List.of(tp));
                 consumer.seekToBeginning(List.of(tp));
-                long end = consumer.endOffsets(List.of(tp)).get(tp); // the last stable offset
+                long end = consumer.endOffsets(List.of(tp)).get(tp); // read_committed: the last stable offset
                 while (consumer.position(tp) < end) {
                     for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
                         values.add(r.value());
