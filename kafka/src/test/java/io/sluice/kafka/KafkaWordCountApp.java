@@ -92,11 +92,12 @@ public final class KafkaWordCountApp {
             public void onBatchCompleted(BatchCompleted event) {
                 long t = event.batchInfo().batchTime().milliseconds();
                 say("completed " + t);
-                if (clock.millis() < t + INTERVAL.toMillis()) {
-                    clock.setTime(t + INTERVAL.toMillis());
-                }
                 if (stopAfter > 0 && readUpTo.getOrDefault(t, -1L) == stopAfter) {
+                    // Time stops here: a graceful stop stops the sources before the batches generated after it
+                    // have run (ContextLifecycle.stop), so a batch generated now would fail to read its ranges.
                     done.countDown();
+                } else if (clock.millis() < t + INTERVAL.toMillis()) {
+                    clock.setTime(t + INTERVAL.toMillis());
                 }
             }
         });
