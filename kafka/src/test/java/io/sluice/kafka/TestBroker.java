@@ -67,6 +67,7 @@ final class TestBroker implements AutoCloseable {
         props.put("offsets.topic.num.partitions", "1");
         props.put("transaction.state.log.replication.factor", "1");
         props.put("transaction.state.log.min.isr", "1");
+        props.put("transaction.state.log.num.partitions", "1"); // the default 50 take the first transaction ~40 s
         props.put("group.initial.rebalance.delay.ms", "0");
         props.put("log.flush.interval.messages", "1000000");
         Path config = dir.resolve("server.properties");
