@@ -107,19 +107,21 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
         }
     }
 
-    /** From where the last batch ended to the latest offsets, within the rate limit; sorted by topic, partition. */
+    /**
+     * From where the last batch ended to the latest offsets, within the rate limit (and the backpressure rate,
+     * with {@code spark.streaming.backpressure.enabled}); sorted by topic, partition.
+     */
     private OffsetRange[] nextRanges() {
         Map<TopicPartition, Long> latest = consumer.latestOffsets(current);
+        Map<TopicPartition, Long> until = rateLimit.until(current, latest, context.rateLimit());
         List<TopicPartition> partitions = latest.keySet().stream()
                 .sorted(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition))
                 .toList();
         OffsetRange[] ranges = new OffsetRange[partitions.size()];
         for (int i = 0; i < ranges.length; i++) {
             TopicPartition tp = partitions.get(i);
-            long from = current.get(tp);
-            long until = rateLimit.until(tp, from, latest.get(tp));
-            ranges[i] = OffsetRange.create(tp, from, until);
-            current.put(tp, until);
+            ranges[i] = OffsetRange.create(tp, current.get(tp), until.get(tp));
+            current.put(tp, until.get(tp));
         }
         return ranges;
     }
