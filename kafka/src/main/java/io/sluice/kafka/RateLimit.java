@@ -12,7 +12,7 @@ import org.apache.kafka.common.TopicPartition;
  * ({@code DirectKafkaInputDStream.maxMessagesPerPartition} and {@code clamp}): with a backpressure rate, the
  * rate is split over the partitions by their lag, each share capped by the partition's maximum rate; without
  * one, each partition's maximum rate (records per second, 0 for none). Times the batch interval, but at least
- * the partition's minimum; no limit at all when every rate is 0.
+ * the partition's minimum; no limit at all when every rate is 0 (with backpressure: when no partition lags).
  */
 record RateLimit(PerPartitionConfig config, Duration batchInterval) {
     static final String MAX_RATE = "spark.streaming.kafka.maxRatePerPartition";
@@ -68,15 +68,22 @@ record RateLimit(PerPartitionConfig config, Duration batchInterval) {
                 ratePerPartition.put(tp, max > 0 ? Math.min(share, max) : share);
             });
         } else {
-            latest.keySet().forEach(tp -> ratePerPartition.put(tp, (double) config.maxRatePerPartition(tp)));
+            // A partition without a maximum (0) is not limited: Spark would hold it to its minimum per batch
+            // whenever another partition has a maximum, which reads as a slip, not a rule (0 means no limit).
+            latest.keySet().forEach(tp -> {
+                long max = config.maxRatePerPartition(tp);
+                ratePerPartition.put(tp, max > 0 ? (double) max : Double.POSITIVE_INFINITY);
+            });
         }
         double seconds = batchInterval.toMillis() / 1000.0;
-        boolean limited = ratePerPartition.values().stream().mapToDouble(Double::doubleValue).sum() > 0;
+        boolean limited = ratePerPartition.values().stream().mapToDouble(Double::doubleValue).sum() > 0; // not NaN
         Map<TopicPartition, Long> until = new HashMap<>();
         latest.forEach((tp, end) -> {
             long start = from.get(tp);
-            long most = Math.max((long) (seconds * ratePerPartition.get(tp)), config.minRatePerPartition(tp));
-            until.put(tp, Math.max(start, limited ? Math.min(end, start + most) : end));
+            double rate = ratePerPartition.get(tp);
+            boolean unlimited = !limited || rate == Double.POSITIVE_INFINITY;
+            long most = unlimited ? 0 : Math.max((long) (seconds * rate), config.minRatePerPartition(tp));
+            until.put(tp, Math.max(start, unlimited ? end : Math.min(end, start + most)));
         });
         return until;
     }
