@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.testkit.ManualClock;
 import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.scheduler.BatchInfo;
-import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.testkit.SharedSpark;
+import io.sluice.testkit.SlowSink;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,12 +23,8 @@ import org.junit.jupiter.api.Test;
  * processing delay is its cost, and when the sink runs past batch boundaries, those batches are generated while
  * it runs and wait, which is a real scheduling delay measured on the same clock.
  *
- * <p>What makes it deterministic: (1) when the sink advances the clock past boundaries, it waits until the
- * scheduler has submitted those batches before it returns, so batch generation and job completion interleave
- * in one fixed order; (2) before it starts, the sink waits until the previous batch's completion was delivered
- * to listeners; the rate controller is registered at start, before this test's listener, so by then the rate
- * it computed is in force; (3) the test advances the clock only when every submitted batch has completed. The
- * rate a batch gets is therefore a function of the earlier batches alone, whatever the threads' timing.
+ * <p>{@link SlowSink} (the test kit's) explains what makes it deterministic: the rate a batch gets is a function
+ * of the earlier batches alone, whatever the threads' timing.
  *
  * <p>The numbers: the source offers 10,000 records/s, 1.6 times what the slow sink takes. Any controller reacts
  * only after the first slow batch completed, and the batch generated meanwhile still has the old rate; with
@@ -47,95 +41,21 @@ class BackpressureTest {
     private static final long SLOWDOWN_AT = 10_000;
     private static final int BATCHES = 40;
 
-    /** Listener state the sink and the test wait on. */
-    private static final class Progress implements StreamingListener {
-        final TreeMap<Long, BatchInfo> completed = new TreeMap<>();
-        long submitted;
-        long newestSubmitted = Long.MIN_VALUE;
-
-        @Override
-        public synchronized void onBatchSubmitted(BatchSubmitted e) {
-            submitted++;
-            newestSubmitted = Math.max(newestSubmitted, e.batchInfo().batchTime().milliseconds());
-            notifyAll();
-        }
-
-        @Override
-        public synchronized void onBatchCompleted(BatchCompleted e) {
-            completed.put(e.batchInfo().batchTime().milliseconds(), e.batchInfo());
-            notifyAll();
-        }
-
-        synchronized void awaitSubmittedUpTo(long time) throws InterruptedException {
-            while (newestSubmitted < time) {
-                waitABit();
-            }
-        }
-
-        synchronized void awaitCompleted(long time) throws InterruptedException {
-            while (!completed.containsKey(time)) {
-                waitABit();
-            }
-        }
-
-        /** Until every submitted batch completed, or enough batches did (without backpressure it never idles). */
-        synchronized void awaitIdle() throws InterruptedException {
-            while (completed.size() < submitted && completed.size() < BATCHES) {
-                waitABit();
-            }
-        }
-
-        private void waitABit() throws InterruptedException {
-            long before = System.nanoTime();
-            wait(60_000);
-            if (System.nanoTime() - before >= 60_000_000_000L) {
-                throw new AssertionError("no progress within 60 s; completed " + completed.keySet());
-            }
-        }
-    }
-
     private static List<BatchInfo> run(boolean backpressure) throws Exception {
         ManualClock clock = new ManualClock();
         StreamingContext ssc = StreamingContext.create(SharedSpark.context(), Duration.ofMillis(INTERVAL), clock);
         ssc.conf(SourceSettings.BACKPRESSURE, String.valueOf(backpressure));
-        Progress progress = new Progress();
+        SlowSink sink = new SlowSink(clock, Duration.ofMillis(INTERVAL), BATCHES);
         ssc.rateStream(OFFERED_RATE, 100, 7).foreachRDD((rdd, time) -> {
-            long t = time.milliseconds();
-            if (t > INTERVAL) {
-                progress.awaitCompleted(t - INTERVAL);
-            }
-            long cost = t >= SLOWDOWN_AT ? SLOW_NANOS_PER_RECORD : FAST_NANOS_PER_RECORD;
-            clock.advance(Duration.ofNanos(rdd.count() * cost).truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
-            progress.awaitSubmittedUpTo(Math.floorDiv(clock.millis(), INTERVAL) * INTERVAL);
+            long cost = time.milliseconds() >= SLOWDOWN_AT ? SLOW_NANOS_PER_RECORD : FAST_NANOS_PER_RECORD;
+            sink.process(time, Duration.ofNanos(rdd.count() * cost));
         });
         ssc.start();
-        ssc.addStreamingListener(progress); // after start: the rate controller hears of each batch first
-        try {
-            while (true) {
-                progress.awaitIdle();
-                synchronized (progress) {
-                    if (progress.completed.size() >= BATCHES) {
-                        break;
-                    }
-                }
-                clock.setTime(Math.floorDiv(clock.millis(), INTERVAL) * INTERVAL + INTERVAL);
-                progress.awaitSubmittedUpTo(Math.floorDiv(clock.millis(), INTERVAL) * INTERVAL);
-            }
-        } finally {
-            ssc.stop(false, false);
-        }
-        synchronized (progress) {
-            return new ArrayList<>(progress.completed.values()).subList(0, BATCHES);
-        }
+        return sink.run(ssc); // its listener after start: the rate controller hears of each batch first
     }
 
     private static void print(String title, List<BatchInfo> batches) {
-        StringBuilder table = new StringBuilder(title).append("\nbatch(s) records sched.delay(ms) processing(ms)\n");
-        for (BatchInfo b : batches) {
-            table.append(String.format("%8d %7d %14d %14d%n", b.batchTime().milliseconds() / 1000, b.numRecords(),
-                    b.schedulingDelay(), b.processingDelay()));
-        }
-        System.out.println(table);
+        System.out.println(SlowSink.table(title, batches));
     }
 
     @Test

@@ -13,12 +13,15 @@ import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetCommitCallback;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.broadcast.Broadcast;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A Kafka direct stream's source (Spark's {@code DirectKafkaInputDStream}): at each batch the driver decides
@@ -31,6 +34,7 @@ import org.apache.spark.broadcast.Broadcast;
  * does what Spark's {@code ((CanCommitOffsets) stream.inputDStream()).commitAsync(...)} does.
  */
 public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord<K, V>>, CanCommitOffsets {
+    private static final Logger LOG = LoggerFactory.getLogger(DirectKafkaSource.class);
     private final LocationStrategy locations;
     private final ConsumerStrategy<K, V> strategy;
     private final PerPartitionConfig perPartitionConfig;
@@ -45,6 +49,8 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
     private volatile RateLimit rateLimit;
     private volatile boolean skipBadRecords;
     private volatile DriverConsumer<K, V> consumer;
+    private volatile Map<String, Object> executorParams;
+    /** Executors' cached consumers; null when {@code spark.streaming.kafka.consumer.cache.enabled} is false. */
     private volatile Broadcast<ConsumerPool> pool;
 
     private record Commit(OffsetRange[] ranges, OffsetCommitCallback callback) {
@@ -61,6 +67,13 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
     @Override
     public void start(SourceContext sourceContext) {
         this.context = sourceContext;
+        Object autoCommit = strategy.executorKafkaParams().get(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG);
+        if (autoCommit == null || Boolean.parseBoolean(autoCommit.toString().trim())) {
+            LOG.warn("{}: the driver's consumer commits offsets by itself (enable.auto.commit is {}): the group's "
+                    + "committed offsets then run ahead of the batches processed. Set enable.auto.commit to false and "
+                    + "commit with commitAsync after your output, as Spark's guide says", sourceContext.name(),
+                    autoCommit == null ? "not set, and Kafka's default is true" : "true");
+        }
         this.rateLimit = new RateLimit(perPartitionConfig != null ? perPartitionConfig
                 : RateLimit.fromSettings(sourceContext), sourceContext.grid().step());
         this.skipBadRecords = BadRecords.skips(sourceContext.setting(BadRecords.SETTING).orElse("replace"));
@@ -80,8 +93,9 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
                         + "start: " + e, e);
             }
         }
-        pool = sourceContext.sparkContext().broadcast(
-                new ConsumerPool(KafkaUtils.executorParams(strategy.executorKafkaParams())));
+        executorParams = KafkaUtils.executorParams(strategy.executorKafkaParams());
+        ConsumerPool consumers = ConsumerPool.fromSettings(sourceContext, executorParams);
+        pool = consumers == null ? null : sourceContext.sparkContext().broadcast(consumers);
     }
 
     @Override
@@ -99,7 +113,7 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
                         context.sparkContext().sc());
                 badRecords.put(time, bad);
                 KafkaRDD<K, V> rdd = new KafkaRDD<>(context.sparkContext().sc(), ranges, hosts,
-                        pool.value().kafkaParams(), pool, bad);
+                        executorParams, pool, bad);
                 return Optional.of(rdd.toJavaRDD());
             }
         } catch (RuntimeException e) {
@@ -107,19 +121,21 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
         }
     }
 
-    /** From where the last batch ended to the latest offsets, within the rate limit; sorted by topic, partition. */
+    /**
+     * From where the last batch ended to the latest offsets, within the rate limit (and the backpressure rate,
+     * with {@code spark.streaming.backpressure.enabled}); sorted by topic, partition.
+     */
     private OffsetRange[] nextRanges() {
         Map<TopicPartition, Long> latest = consumer.latestOffsets(current);
+        Map<TopicPartition, Long> until = rateLimit.until(current, latest, context.rateLimit());
         List<TopicPartition> partitions = latest.keySet().stream()
                 .sorted(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition))
                 .toList();
         OffsetRange[] ranges = new OffsetRange[partitions.size()];
         for (int i = 0; i < ranges.length; i++) {
             TopicPartition tp = partitions.get(i);
-            long from = current.get(tp);
-            long until = rateLimit.until(tp, from, latest.get(tp));
-            ranges[i] = OffsetRange.create(tp, from, until);
-            current.put(tp, until);
+            ranges[i] = OffsetRange.create(tp, current.get(tp), until.get(tp));
+            current.put(tp, until.get(tp));
         }
         return ranges;
     }

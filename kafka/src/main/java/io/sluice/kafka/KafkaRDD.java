@@ -1,10 +1,11 @@
 package io.sluice.kafka;
 
+import io.sluice.rdd.ExecutorLocation;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -33,6 +34,8 @@ final class KafkaRDD<K, V> extends RDD<ConsumerRecord<K, V>> implements HasOffse
     private final Broadcast<ConsumerPool> pool;
     private final long pollTimeoutMs;
     private final BadRecords badRecords;
+    /** The executors when the scheduler first asked for a location (on the driver). */
+    private transient List<ExecutorLocation> executors;
 
     /**
      * @param preferredHosts the host for each range's task, or null entries where Spark may choose
@@ -69,11 +72,32 @@ final class KafkaRDD<K, V> extends RDD<ConsumerRecord<K, V>> implements HasOffse
         return partitions;
     }
 
+    /**
+     * As Spark's {@code KafkaRDD}: the same executor for a partition batch after batch (its cached consumer),
+     * chosen by the partition's hash among the executors (sorted as Spark sorts them) on the preferred host if
+     * any runs there, else among all; with no executor known (local mode), the preferred host, if any.
+     */
     @Override
     public scala.collection.immutable.Seq<String> getPreferredLocations(Partition split) {
         String host = preferredHosts[split.index()];
-        return CollectionConverters.asScala(host == null ? Collections.<String>emptyList() : Arrays.asList(host))
-                .toList();
+        List<ExecutorLocation> all = executors();
+        List<ExecutorLocation> onHost = host == null ? all : all.stream().filter(e -> e.host().equals(host)).toList();
+        List<ExecutorLocation> candidates = onHost.isEmpty() ? all : onHost;
+        List<String> chosen;
+        if (candidates.isEmpty()) {
+            chosen = host == null ? List.of() : List.of(host);
+        } else {
+            int index = Math.floorMod(ranges[split.index()].topicPartition().hashCode(), candidates.size());
+            chosen = List.of(candidates.get(index).toString());
+        }
+        return CollectionConverters.asScala(chosen).toList();
+    }
+
+    private synchronized List<ExecutorLocation> executors() {
+        if (executors == null) {
+            executors = ExecutorLocation.executors(sparkContext());
+        }
+        return executors;
     }
 
     @Override

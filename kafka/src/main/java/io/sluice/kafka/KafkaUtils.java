@@ -8,9 +8,12 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Kafka streams and RDDs, as Spark's {@code org.apache.spark.streaming.kafka010.KafkaUtils}. */
 public final class KafkaUtils {
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaUtils.class);
     private KafkaUtils() {
     }
 
@@ -74,14 +77,21 @@ public final class KafkaUtils {
     /**
      * The parameters executors read with, as Spark fixes them: no auto-commit, no offset reset (a range that is
      * gone fails the task), their own group ({@code spark-executor-} and the group, as Spark names it, so ACLs
-     * written for Spark hold), a receive buffer of at least 64 KiB.
+     * written for Spark hold; {@code spark-executor-null} without a group, as Spark's concatenation makes it), a
+     * receive buffer of at least 64 KiB. Logs what it overrides, as Spark does.
      */
     static Map<String, Object> executorParams(Map<String, Object> kafkaParams) {
         Map<String, Object> params = new HashMap<>(kafkaParams);
         params.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         params.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         Object group = params.get(ConsumerConfig.GROUP_ID_CONFIG);
-        params.put(ConsumerConfig.GROUP_ID_CONFIG, "spark-executor-" + (group == null ? "" : group));
+        if (group == null) {
+            LOG.error("{} is null, you should probably set it", ConsumerConfig.GROUP_ID_CONFIG);
+        }
+        params.put(ConsumerConfig.GROUP_ID_CONFIG, "spark-executor-" + group);
+        LOG.warn("overriding {} to false, {} to none and {} to {} for executors", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, ConsumerConfig.GROUP_ID_CONFIG,
+                params.get(ConsumerConfig.GROUP_ID_CONFIG));
         Object buffer = params.get(ConsumerConfig.RECEIVE_BUFFER_CONFIG);
         if (buffer == null || Integer.parseInt(buffer.toString()) < 65536) {
             params.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, 65536);

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -35,8 +36,14 @@ final class RangeReader<K, V> implements Iterator<ConsumerRecord<K, V>> {
         this.partition = range.topicPartition();
         this.pollTimeout = pollTimeout;
         this.done = done;
-        consumer.assign(List.of(partition));
-        consumer.seek(partition, range.fromOffset());
+        // A kept consumer that ended the previous range where this one starts reads on without a seek, keeping
+        // what it fetched ahead (as Spark's cached consumer does); any other is assigned and positioned.
+        if (!consumer.assignment().equals(Set.of(partition))) {
+            consumer.assign(List.of(partition));
+            consumer.seek(partition, range.fromOffset());
+        } else if (consumer.position(partition) != range.fromOffset()) {
+            consumer.seek(partition, range.fromOffset());
+        }
     }
 
     @Override

@@ -37,9 +37,10 @@ import org.apache.kafka.common.utils.Time;
 
 /**
  * A real single-node Kafka (KRaft: broker and controller in one) in the test JVM on 127.0.0.1, in a temporary
- * directory formatted for it; {@link #close()} stops it and deletes the directory.
+ * directory formatted for it; {@link #close()} stops it and deletes the directory. Public (in kafka's test-jar)
+ * for the samples' Kafka word count test and the K1 benchmark.
  */
-final class TestBroker implements AutoCloseable {
+public final class TestBroker implements AutoCloseable {
     private final Path dir;
     private final Properties props;
     private KafkaRaftServer server;
@@ -47,7 +48,7 @@ final class TestBroker implements AutoCloseable {
     private final Admin admin;
     private KafkaProducer<String, String> producer;
 
-    TestBroker() throws IOException {
+    public TestBroker() throws IOException {
         dir = Files.createTempDirectory("sluice-kafka-broker");
         int brokerPort = freePort();
         int controllerPort = freePort();
@@ -109,7 +110,7 @@ final class TestBroker implements AutoCloseable {
         producer = newProducer();
     }
 
-    String bootstrap() {
+    public String bootstrap() {
         return bootstrap;
     }
 
@@ -118,7 +119,7 @@ final class TestBroker implements AutoCloseable {
     }
 
     /** Consumer parameters for a stream reading as group {@code group}, strings, from the earliest offsets. */
-    Map<String, Object> consumerParams(String group) {
+    public Map<String, Object> consumerParams(String group) {
         return Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.GROUP_ID_CONFIG, group,
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
@@ -128,7 +129,7 @@ final class TestBroker implements AutoCloseable {
                 ConsumerConfig.METADATA_MAX_AGE_CONFIG, 200);
     }
 
-    void createTopic(String topic, int partitions) {
+    public void createTopic(String topic, int partitions) {
         await(() -> admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get());
         awaitLeaders(topic, partitions);
     }
@@ -164,7 +165,7 @@ final class TestBroker implements AutoCloseable {
     }
 
     /** Writes {@code values} to one partition, in order, and waits until the broker has them all. */
-    void send(String topic, int partition, List<String> values) {
+    public void send(String topic, int partition, List<String> values) {
         List<Future<RecordMetadata>> sent = new ArrayList<>();
         for (String v : values) {
             sent.add(producer.send(new ProducerRecord<>(topic, partition, null, v)));

@@ -5,12 +5,15 @@ import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.dstream.source.BatchReport;
 import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.source.SourceContext;
+import io.sluice.dstream.source.internal.SourceSettings;
+import io.sluice.dstream.source.internal.rate.RateController;
 import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import java.util.Collections;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -27,6 +30,8 @@ public final class SourceOperator<T> extends InputOperator<T> {
     private final Environment environment;
     private final String checkpointDirectory;
     private final NavigableMap<Time, String> restored;
+    /** Backpressure: set at start when it is on, before the source starts. */
+    private volatile RateController rateController;
 
     private SourceOperator(Config config, InputSource<T> source, Environment environment) {
         super(config);
@@ -54,6 +59,12 @@ public final class SourceOperator<T> extends InputOperator<T> {
 
     @Override
     public void start() {
+        SourceSettings settings = SourceSettings.from(environment.settings());
+        if (settings.backpressure()) {
+            RateController controller = new RateController(describe(), slide().toMillis(), settings);
+            environment.listeners().accept(controller); // before the source's listeners and the user's
+            rateController = controller;
+        }
         source.start(new Context());
     }
 
@@ -64,7 +75,12 @@ public final class SourceOperator<T> extends InputOperator<T> {
 
     @Override
     public BatchReport report(Time time) {
-        return source.report(time);
+        BatchReport report = source.report(time);
+        RateController controller = rateController;
+        if (controller != null) {
+            controller.recorded(time, report.records());
+        }
+        return report;
     }
 
     @Override
@@ -131,6 +147,12 @@ public final class SourceOperator<T> extends InputOperator<T> {
         @Override
         public NavigableMap<Time, String> restoredPositions() {
             return restored;
+        }
+
+        @Override
+        public OptionalLong rateLimit() {
+            RateController controller = rateController;
+            return controller == null ? OptionalLong.empty() : controller.rate();
         }
 
         @Override

@@ -6,6 +6,7 @@ import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /** What the engine gives a started {@link InputSource}: everything a source may use of the running context. */
@@ -38,6 +39,21 @@ public interface SourceContext {
      * runs again, oldest first; empty on a fresh start.
      */
     NavigableMap<Time, String> restoredPositions();
+
+    /**
+     * The rate this source should keep to, in records per second, as backpressure sets it: with
+     * {@code sluice.backpressure.enabled} (or {@code spark.streaming.backpressure.enabled}) on, the engine's PID
+     * estimator (Spark Streaming's, with its {@code backpressure.pid.*} settings) follows the records this source
+     * reports for each batch and the batch's processing and scheduling delays, and this returns its latest
+     * estimate, or {@code backpressure.initialRate} until the first one; empty when backpressure is off or has
+     * no bound yet. A source reads it when it decides a batch ({@link InputSource#compute}), keeping its own
+     * maximum; one that must push the rate elsewhere (a receiver on an executor) reads it in a listener's
+     * {@code onBatchCompleted}, which runs after the estimate for that batch is in. (Empty by default, for
+     * contexts a test makes to drive a source by hand.)
+     */
+    default OptionalLong rateLimit() {
+        return OptionalLong.empty();
+    }
 
     /** Receives the context's batch and receiver events (rate control listens to completed batches). */
     void addStreamingListener(StreamingListener listener);

@@ -19,7 +19,9 @@ public final class Workloads {
             new RestartTime(),
             new CheckpointBytes(),
             // ingestion (R) workloads after W6.
-            new SocketIngestion()
+            new SocketIngestion(),
+            KafkaIngestion.count(),
+            KafkaIngestion.mapWithState()
     );
 
     private Workloads() {

@@ -1,47 +1,62 @@
 package io.sluice.dstream.source.internal.rate;
 
-import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.dstream.source.internal.SourceSettings;
+import io.sluice.rdd.Time;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Backpressure for one source: listens for completed batches and sets the source's rate to the PID estimate
- * (never above the source's configured maximum). It updates the rate on the listener thread before later
- * listeners hear of the batch, so whoever waits for a batch's completion sees the rate it led to.
+ * Backpressure for one input stream (Spark Streaming's {@code RateController}): the engine makes one per source
+ * when {@code sluice.backpressure.enabled} is on, records what the source reports for each batch, and after each
+ * completed batch feeds the records and the batch's delays into the PID estimator. The source reads the result
+ * as {@code SourceContext.rateLimit()}: the initial rate ({@code sluice.backpressure.initialRate}, if set) until
+ * the first estimate, then the latest estimate. The controller is registered before the source starts, so it
+ * hears of a batch before any listener the source or the user adds, and they see the rate the batch led to.
  */
 public final class RateController implements StreamingListener {
     private static final Logger LOG = LoggerFactory.getLogger(RateController.class);
 
-    private final RateLimitedSource source;
+    private final String source;
     private final PidRateEstimator estimator;
+    private final BatchCounts counts = new BatchCounts();
+    /** Records per second; 0 while there is no bound (no initial rate and no estimate yet). */
+    private volatile long rate;
 
-    public RateController(RateLimitedSource source, long batchIntervalMillis, SourceSettings settings) {
+    public RateController(String source, long batchIntervalMillis, SourceSettings settings) {
         this.source = source;
         this.estimator = new PidRateEstimator(batchIntervalMillis, settings.proportional(), settings.integral(),
                 settings.derivative(), settings.minRate());
+        this.rate = settings.initialRate();
+    }
+
+    /** What the source put into batch {@code time} (its report's records), for the estimate after the batch. */
+    public void recorded(Time time, long records) {
+        counts.put(time, records);
+    }
+
+    /** The rate the source should keep to, in records per second; empty while there is none. */
+    public OptionalLong rate() {
+        long r = rate;
+        return r > 0 ? OptionalLong.of(r) : OptionalLong.empty();
     }
 
     @Override
     public void onBatchCompleted(BatchCompleted event) {
         BatchInfo info = event.batchInfo();
-        long records = source.recordsAt(info.batchTime());
+        long records = counts.get(info.batchTime());
         if (records < 0 || info.processingEndTime() < 0) {
             return;
         }
         OptionalDouble estimate = estimator.compute(info.processingEndTime(), records, info.processingDelay(),
                 info.schedulingDelay());
         if (estimate.isPresent()) {
-            long rate = Math.max(1, Math.round(estimate.getAsDouble()));
-            long max = source.maxRate();
-            if (max > 0) {
-                rate = Math.min(rate, max);
-            }
-            LOG.debug("{}: batch {} had {} records in {} ms after {} ms delay; rate now {}/s", source.sourceName(),
+            rate = Math.max(1, Math.round(estimate.getAsDouble()));
+            LOG.debug("{}: batch {} had {} records in {} ms after {} ms delay; rate now {}/s", source,
                     info.batchTime(), records, info.processingDelay(), info.schedulingDelay(), rate);
-            source.updateRate(rate);
         }
     }
 }

@@ -8,9 +8,7 @@ import io.sluice.dstream.source.internal.BadInputException;
 import io.sluice.dstream.source.internal.BadInputWarning;
 import io.sluice.dstream.source.internal.PackedLines;
 import io.sluice.dstream.source.internal.SourceSettings;
-import io.sluice.dstream.source.internal.rate.BatchCounts;
-import io.sluice.dstream.source.internal.rate.RateController;
-import io.sluice.dstream.source.internal.rate.RateLimitedSource;
+import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.BlockStore;
@@ -33,7 +31,7 @@ import org.apache.spark.util.SerializableConfiguration;
  * reported since the previous batch (one partition per block). Once no batch needs them, the blocks are removed.
  * If the receiver stopped because of bad input or an error, every later batch fails with that error.
  */
-public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSource {
+public final class ReceiverSource<T> implements InputSource<T> {
     private record Allocation(List<ReceivedBlock> blocks, RDD<?> rdd) {
         long records() {
             return blocks.stream().mapToLong(ReceivedBlock::records).sum();
@@ -57,7 +55,6 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
     private final String detail;
     private final Function<SourceContext, ReceiverTracker> trackerOf;
     private final NavigableMap<Time, Allocation> allocations = new ConcurrentSkipListMap<>();
-    private final BatchCounts counts = new BatchCounts();
     private volatile ReceiverTracker tracker;
     private volatile ReceiverStream stream;
     private volatile JavaSparkContext sc;
@@ -130,7 +127,12 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
         }
         stream = s;
         if (t.settings().backpressure()) {
-            context.addStreamingListener(new RateController(this, grid.step().toMillis(), t.settings()));
+            context.addStreamingListener(new StreamingListener() {
+                @Override
+                public void onBatchCompleted(BatchCompleted event) {
+                    context.rateLimit().ifPresent(ReceiverSource.this::limitRate);
+                }
+            });
         }
     }
 
@@ -159,7 +161,6 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
         }
         Allocation allocation = new Allocation(blocks, rdd);
         allocations.put(time, allocation);
-        counts.put(time, allocation.records());
         BadInputWarning.log(s.source(), time, allocation.repaired(), allocation.skipped(), allocation.firstProblem());
         if (rdd == null) {
             return Optional.of(sc.emptyRDD());
@@ -242,28 +243,15 @@ public final class ReceiverSource<T> implements InputSource<T>, RateLimitedSourc
         removeBlocks(stream.drain());
     }
 
-    @Override
-    public String sourceName() {
-        return stream().source();
-    }
-
-    @Override
-    public long maxRate() {
-        return stream().maxRate();
-    }
-
-    @Override
-    public long currentRate() {
-        return stream().rate();
-    }
-
-    @Override
-    public void updateRate(long recordsPerSecond) {
-        tracker.updateRate(stream(), recordsPerSecond);
-    }
-
-    @Override
-    public long recordsAt(Time time) {
-        return counts.get(time);
+    /**
+     * Backpressure: holds the receiver to {@code limit} records per second (never above its configured maximum),
+     * sending the rate to its executor when it changed.
+     */
+    private void limitRate(long limit) {
+        ReceiverStream s = stream();
+        long rate = s.maxRate() > 0 ? Math.min(limit, s.maxRate()) : limit;
+        if (rate != s.rate()) {
+            tracker.updateRate(s, rate);
+        }
     }
 }

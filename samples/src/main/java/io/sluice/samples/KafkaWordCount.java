@@ -1,0 +1,74 @@
+package io.sluice.samples;
+
+import io.sluice.dstream.DStream;
+import io.sluice.dstream.PairDStream;
+import io.sluice.dstream.StreamingContext;
+import io.sluice.kafka.ConsumerStrategies;
+import io.sluice.kafka.KafkaUtils;
+import io.sluice.kafka.LocationStrategies;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import scala.Tuple2;
+
+/**
+ * Counts the words in the records of Kafka topics, every 2 s: Spark's {@code JavaDirectKafkaWordCount} on
+ * Sluice, ported by changing its imports and how the context is made.
+ *
+ * <p>Usage: {@code KafkaWordCount <brokers> <groupId> <topics>}: {@code brokers} a list of one or more Kafka
+ * brokers ({@code host:port,...}), {@code groupId} the consumer group, {@code topics} a list of one or more
+ * topics to read. The README says how to run it against a broker.
+ */
+public final class KafkaWordCount {
+    private static final Pattern SPACE = Pattern.compile(" ");
+
+    private KafkaWordCount() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 3) {
+            System.err.println("Usage: KafkaWordCount <brokers> <groupId> <topics>\n"
+                    + "  <brokers> is a list of one or more Kafka brokers\n"
+                    + "  <groupId> is a consumer group name to consume from topics\n"
+                    + "  <topics> is a list of one or more kafka topics to consume from\n");
+            System.exit(1);
+        }
+        String brokers = args[0];
+        String groupId = args[1];
+        Set<String> topics = new HashSet<>(Arrays.asList(args[2].split(",")));
+
+        // Spark: new JavaStreamingContext(sparkConf, Durations.seconds(2))
+        StreamingContext ssc = StreamingContext.builder().appName("KafkaWordCount")
+                .batchInterval(Duration.ofSeconds(2)).build();
+        DStream<ConsumerRecord<String, String>> messages = KafkaUtils.createDirectStream(ssc,
+                LocationStrategies.PreferConsistent(), ConsumerStrategies.Subscribe(topics, kafkaParams(brokers, groupId)));
+        wordCounts(messages).print();
+
+        ssc.start();
+        ssc.awaitTermination();
+    }
+
+    /** The consumer parameters, as Spark's sample sets them: brokers, group, string keys and values. */
+    public static Map<String, Object> kafkaParams(String brokers, String groupId) {
+        Map<String, Object> kafkaParams = new HashMap<>();
+        kafkaParams.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
+        kafkaParams.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        kafkaParams.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        kafkaParams.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        return kafkaParams;
+    }
+
+    /** Each batch's records' values split into words, counted. */
+    public static PairDStream<String, Integer> wordCounts(DStream<ConsumerRecord<String, String>> messages) {
+        DStream<String> lines = messages.map(ConsumerRecord::value);
+        DStream<String> words = lines.flatMap(x -> Arrays.asList(SPACE.split(x)).iterator());
+        return words.mapToPair(s -> new Tuple2<>(s, 1)).reduceByKey((i1, i2) -> i1 + i2);
+    }
+}
