@@ -132,15 +132,15 @@
             '</td><td>' + esc(o.callSite) + '</td><td>' + esc(o.parents.join(', ')) + '</td><td>' +
             esc(o.outputs.join('; ')) + '</td></tr>';
         }));
-      root.innerHTML = html;
+      show(html);
     });
   }
 
   function batch() {
     return load('batches/' + batchId).then(function (b) {
       if (!b) {
-        root.innerHTML = '<p id="sluice-missing">Batch ' + esc(batchId) + ' is not retained (see ' +
-          'sluice.ui.retainedBatches).</p>';
+        show('<p id="sluice-missing">Batch ' + esc(batchId) + ' is not retained (see ' +
+          'sluice.ui.retainedBatches).</p>');
         return;
       }
       var html = '<div class="summary" id="sluice-batch" data-batch="' + b.batchTime + '">Batch <b>' +
@@ -165,7 +165,7 @@
         return '<tr><td>' + (report ? j.id : '<a href="' + uiRoot + '/jobs/job/?id=' + j.id + '">' + j.id +
           '</a>') + '</td><td>' + esc(j.description) + '</td></tr>';
       }));
-      root.innerHTML = html;
+      show(html);
     });
   }
 
@@ -178,6 +178,11 @@
       batchId = location.hash.indexOf('#batch=') === 0 ? location.hash.substring(7) : '';
       refresh();
     });
+  }
+  // Redraw only what changed: a table being read (or clicked) is not replaced by an identical one every second.
+  var shown = null;
+  function show(html) {
+    if (html !== shown) { root.innerHTML = html; shown = html; }
   }
   var busy = false;
   function refresh() {

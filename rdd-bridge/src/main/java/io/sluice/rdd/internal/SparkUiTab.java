@@ -63,7 +63,7 @@ public final class SparkUiTab {
         tab.attachPage(new Page(tab, "", "Streaming Statistics", content));
         tab.attachPage(new Page(tab, "batch", "Streaming Batch", content));
         ui.attachTab(tab);
-        ui.attachHandler(API, new ApiServlet(content), "");
+        ui.attachHandler(API, new ApiServlet(content), "/*");
         return Optional.of(new SparkUiTab(ui, tab));
     }
 
@@ -85,11 +85,13 @@ public final class SparkUiTab {
 
     private static final class Page extends WebUIPage {
         private final SparkUITab tab;
+        private final String name; // attaching prefixes the page's prefix with the tab's
         private final String title;
         private final Content content;
 
         Page(SparkUITab tab, String prefix, String title, Content content) {
             super(prefix);
+            this.name = prefix;
             this.tab = tab;
             this.title = title;
             this.content = content;
@@ -98,7 +100,7 @@ public final class SparkUiTab {
         @Override
         public scala.collection.immutable.Seq<scala.xml.Node> render(HttpServletRequest request) {
             String root = UIUtils.prependBaseUri(request, "", "");
-            String html = content.page(prefix(), query(request), root);
+            String html = content.page(name, query(request), root);
             return UIUtils.headerSparkPage(request, title, () -> new scala.xml.Unparsed(html), tab,
                     UIUtils.headerSparkPage$default$5(), UIUtils.headerSparkPage$default$6(),
                     UIUtils.headerSparkPage$default$7(), UIUtils.headerSparkPage$default$8());
