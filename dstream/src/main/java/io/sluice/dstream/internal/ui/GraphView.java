@@ -41,7 +41,7 @@ public final class GraphView {
     private final List<OperatorView> operators;
     private final List<SourceView> sources;
 
-    private GraphView(List<OperatorView> operators, List<SourceView> sources) {
+    GraphView(List<OperatorView> operators, List<SourceView> sources) {
         this.operators = List.copyOf(operators);
         this.sources = List.copyOf(sources);
     }
