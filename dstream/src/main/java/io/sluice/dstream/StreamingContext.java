@@ -57,12 +57,9 @@ public final class StreamingContext {
      */
     public static final String CONTINUE_ON_BATCH_FAILURE = "sluice.continueOnBatchFailure";
 
-    /**
-     * Completed batches the Streaming page, its JSON endpoints and the run report keep (default 1000, or Spark
-     * Streaming's {@code spark.streaming.ui.retainedBatches}); older ones count in the totals only.
-     */
+    /** Completed batches the Streaming page and the run report keep (default 1000, else Spark Streaming's key). */
     public static final String UI_RETAINED_BATCHES = "sluice.ui.retainedBatches";
-    /** A file the context writes its HTML run report to when it stops (default: none; see {@link #writeReport}). */
+    /** A file the run report is written to when the context stops (default: none). */
     public static final String UI_REPORT_FILE = "sluice.ui.reportFile";
 
     private final JavaSparkContext sc;
@@ -396,19 +393,12 @@ public final class StreamingContext {
         return checkpointDirectory;
     }
 
-    /**
-     * The address of the Streaming page in the driver's Spark UI ({@code .../streaming/}) while the context
-     * runs; empty before start, after stop, and when Spark's UI is disabled ({@code spark.ui.enabled=false}).
-     */
+    /** The Streaming page's address while the context runs; empty when Spark's UI is disabled. */
     public java.util.Optional<String> uiUrl() {
         return lifecycle.uiUrl();
     }
 
-    /**
-     * Writes the run report now: one self-contained HTML file (no network needed to open it) with the Streaming
-     * page's charts and tables over the batches recorded so far. Also written at stop with {@value
-     * #UI_REPORT_FILE}. Throws if the context has not started.
-     */
+    /** Writes a self-contained HTML report of the batches recorded since start (the page's charts and tables). */
     public void writeReport(java.nio.file.Path file) throws java.io.IOException {
         lifecycle.writeReport(file);
     }
