@@ -68,10 +68,16 @@ public final class StreamingUi implements AutoCloseable {
         sc.addSparkListener(jobs);
         SparkMetrics metrics = SparkMetrics.register(sc, sc.appName() + ".StreamingMetrics",
                 StreamingMetrics.registry(status, view, json, lastCheckpointed));
-        Optional<SparkUiTab> tab = SparkUiTab.attach(sc, new StreamingPage(json));
+        Optional<SparkUiTab> tab;
+        try {
+            tab = SparkUiTab.attach(sc, new StreamingPage(json));
+        } catch (RuntimeException e) { // a page that cannot attach must not stop the job
+            LOG.warn("Could not attach the Streaming tab to Spark's UI; the job runs without it", e);
+            tab = Optional.empty();
+        }
         if (tab.isPresent()) {
             LOG.info("Streaming page: {}", tab.get().url());
-        } else {
+        } else if (!sc.conf().getBoolean("spark.ui.enabled", true)) {
             LOG.info("Spark's UI is disabled (spark.ui.enabled=false): no Streaming page; the metrics and the run "
                     + "report are still there");
         }
