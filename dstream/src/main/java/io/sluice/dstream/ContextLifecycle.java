@@ -10,6 +10,7 @@ import io.sluice.dstream.internal.recovery.Recovery;
 import io.sluice.dstream.internal.state.StatefulOperator;
 import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.dstream.internal.scheduler.ListenerBus;
+import io.sluice.dstream.internal.ui.StreamingUi;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.dstream.source.internal.Sources;
 import io.sluice.rdd.Time;
@@ -20,6 +21,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A context's lifecycle: INITIALIZED, then ACTIVE after {@link #start}, then STOPPED, at most one context
@@ -28,6 +31,7 @@ import org.apache.spark.api.java.JavaSparkContext;
  * checkpoint directory, or {@link Recovery#none()}) starts the graph and says which batches run first.
  */
 final class ContextLifecycle {
+    private static final Logger LOG = LoggerFactory.getLogger(ContextLifecycle.class);
     private static final AtomicReference<StreamingContext> ACTIVE = new AtomicReference<>();
 
     private final StreamingContext context;
@@ -47,6 +51,7 @@ final class ContextLifecycle {
     private BatchScheduler scheduler;
     private ShutdownHook shutdownHook;
     private volatile boolean stoppingFromHook;
+    private volatile StreamingUi ui; // from start on; kept after stop for the report
 
     ContextLifecycle(StreamingContext context, GraphDescription description, ListenerBus listeners,
             ContextSettings settings, Sources sources) {
@@ -138,6 +143,8 @@ final class ContextLifecycle {
                 Recovery.Start start = recovery.start(sc, description, new Time(clock.millis()), settings.recovery());
                 graph = start.graph(); // its sources started
                 sources.start();
+                Recovery r = recovery;
+                ui = StreamingUi.start(graph, listeners, clock, settings.uiRetainedBatches(), r::lastCheckpointed);
                 scheduler = new BatchScheduler(graph, clock, listeners, this::reportError, start.observers(),
                         settings.concurrentJobs(), sc.appName());
                 scheduler.start(start.rerun(), start.firstTimerBatch());
@@ -148,6 +155,9 @@ final class ContextLifecycle {
                 });
                 listeners.post(new StreamingListener.StreamingStarted(clock.millis()));
             } catch (RuntimeException e) {
+                if (ui != null) {
+                    ui.close();
+                }
                 ACTIVE.compareAndSet(context, null);
                 state = StreamingContextState.STOPPED;
                 throw e;
@@ -183,6 +193,10 @@ final class ContextLifecycle {
                 recovery.close(); // waits for the progress already submitted to be written
             }
             listeners.stop();
+            if (ui != null) {
+                ui.close(); // after the listeners heard every batch: the final metrics and report include them
+                writeReportAtStop();
+            }
             state = StreamingContextState.STOPPED;
             ACTIVE.compareAndSet(context, null);
         }
@@ -191,6 +205,31 @@ final class ContextLifecycle {
         }
         if (stopSparkContext) {
             sc.stop();
+        }
+    }
+
+    Optional<String> uiUrl() {
+        StreamingUi u = ui;
+        return u == null || state != StreamingContextState.ACTIVE ? Optional.empty() : u.url();
+    }
+
+    void writeReport(java.nio.file.Path file) throws java.io.IOException {
+        StreamingUi u = ui;
+        if (u == null) {
+            throw new IllegalStateException("the run report records batches from start(): start the context first");
+        }
+        u.writeReport(file);
+    }
+
+    private void writeReportAtStop() {
+        String file = settings.uiReportFile();
+        if (file != null) {
+            try {
+                ui.writeReport(java.nio.file.Path.of(file));
+                LOG.info("Run report written to {}", file);
+            } catch (java.io.IOException | RuntimeException e) {
+                LOG.warn("Could not write the run report to {}", file, e);
+            }
         }
     }
 

@@ -63,6 +63,18 @@ final class ContextSettings {
         return v == null ? batchInterval.multipliedBy(10) : Duration.ofMillis(JavaUtils.timeStringAsMs(v));
     }
 
+    /** Completed batches the Streaming page keeps (Spark Streaming's {@code spark.streaming.ui.retainedBatches}). */
+    int uiRetainedBatches() {
+        return Integer.parseInt(get(StreamingContext.UI_RETAINED_BATCHES, "spark.streaming.ui.retainedBatches",
+                "1000"));
+    }
+
+    /** Where the run report goes at stop, or null for none. */
+    String uiReportFile() {
+        String v = get(StreamingContext.UI_REPORT_FILE);
+        return v == null || v.isBlank() ? null : v.trim();
+    }
+
     Recovery.Settings recovery() {
         String retained = get(StreamingContext.RETAINED_CHECKPOINTS);
         return new Recovery.Settings(

@@ -57,6 +57,11 @@ public final class StreamingContext {
      */
     public static final String CONTINUE_ON_BATCH_FAILURE = "sluice.continueOnBatchFailure";
 
+    /** Completed batches the Streaming page and the run report keep (default 1000, else Spark Streaming's key). */
+    public static final String UI_RETAINED_BATCHES = "sluice.ui.retainedBatches";
+    /** A file the run report is written to when the context stops (default: none). */
+    public static final String UI_REPORT_FILE = "sluice.ui.reportFile";
+
     private final JavaSparkContext sc;
     private final boolean ownsSparkContext;
     private final Duration batchInterval;
@@ -399,6 +404,16 @@ public final class StreamingContext {
     /** The checkpoint directory, or null when none was set. */
     public String checkpointDirectory() {
         return checkpointDirectory;
+    }
+
+    /** The Streaming page's address while the context runs; empty when Spark's UI is disabled. */
+    public java.util.Optional<String> uiUrl() {
+        return lifecycle.uiUrl();
+    }
+
+    /** Writes a self-contained HTML report of the batches recorded since start (the page's charts and tables). */
+    public void writeReport(java.nio.file.Path file) throws java.io.IOException {
+        lifecycle.writeReport(file);
     }
 
     /** Whether this context started the SparkContext itself (rather than adopting one). */

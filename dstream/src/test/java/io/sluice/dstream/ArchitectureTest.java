@@ -124,9 +124,12 @@ class ArchitectureTest {
     }
 
     private static DescribedPredicate<JavaClass> sparkPrivateApi() {
-        return DescribedPredicate.describe("Spark private APIs (SparkEnv, block manager, block ids, RPC)", c -> {
+        return DescribedPredicate.describe("Spark private APIs (SparkEnv, block manager, block ids, RPC, web UI, "
+                + "metrics system)", c -> {
             String name = c.getName();
             return name.equals("org.apache.spark.SparkEnv") || name.startsWith("org.apache.spark.SparkEnv$")
+                    || c.getPackageName().equals("org.apache.spark.ui")
+                    || c.getPackageName().startsWith("org.apache.spark.metrics")
                     || name.matches("org\\.apache\\.spark\\.storage\\.(BlockManager[^.]*|BlockResult|[^.$]*BlockId)(\\$.*)?")
                     || c.getPackageName().startsWith("org.apache.spark.rpc");
         });

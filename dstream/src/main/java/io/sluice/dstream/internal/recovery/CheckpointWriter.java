@@ -45,6 +45,7 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
     private final Set<Time> completed = new HashSet<>();
     private final Set<Time> failed = new HashSet<>();
     private Time lastGenerated;
+    private volatile Time lastWritten; // the batch of the newest checkpoint written by this run
 
     /**
      * @param lastCheckpointed the batch of the checkpoint this run recovered from, or null on a first start
@@ -140,6 +141,7 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
                     checkpoint.batchTime(), e);
             return;
         }
+        lastWritten = checkpoint.batchTime();
         for (InputOperator<?> input : graph.inputs()) {
             try {
                 input.checkpointWritten(checkpoint.batchTime());
@@ -147,6 +149,11 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
                 LOG.warn("{} failed handling the checkpoint of batch {}", input.describe(), checkpoint.batchTime(), e);
             }
         }
+    }
+
+    /** The batch of the newest checkpoint this run wrote (for the Streaming page), or null before the first. */
+    public Time lastWritten() {
+        return lastWritten;
     }
 
     /** Waits for the checkpoints already submitted to be written. */

@@ -269,6 +269,16 @@ public final class Recovery {
         return graph;
     }
 
+    /** The batch of the newest checkpoint written since the start, else the one recovered from, if any. */
+    public Optional<Time> lastCheckpointed() {
+        CheckpointWriter w = writer;
+        Time written = w == null ? null : w.lastWritten();
+        if (written != null) {
+            return Optional.of(written);
+        }
+        return recovered == null ? Optional.empty() : Optional.of(recovered.batchTime());
+    }
+
     /** The scheduler observes the batches for the progress writer and the state checkpoints. */
     private Start started(StreamGraph graph, CheckpointedStart plan, List<Time> rerun, Time first, Time zero,
             Time lastCheckpointed) {

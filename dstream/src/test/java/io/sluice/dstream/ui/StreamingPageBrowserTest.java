@@ -1,0 +1,235 @@
+package io.sluice.dstream.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.dstream.DStream;
+import io.sluice.dstream.StreamingContext;
+import io.sluice.dstream.receiver.Receiver;
+import io.sluice.dstream.scheduler.BatchInfo;
+import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.dstream.testing.ReceiverEvents;
+import io.sluice.rdd.internal.SparkContexts;
+import io.sluice.testkit.ManualClock;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.logging.Level;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext$;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+
+/**
+ * The Streaming page in a real browser (Debian's headless chromium through chromedriver): a job runs six batches
+ * on a manual clock, with a receiver that stores three records and stops; then the page must show what a person
+ * would check: the charts drawn with a point per batch, the completed batches table with exactly the figures the
+ * listener received, a batch's page with its inputs, output operations and Spark jobs, the receiver as stopped,
+ * and no error in the browser's console. The run report, opened from its file, shows the same table.
+ * Screenshots go to {@code target/streaming-page.png} and {@code target/streaming-batch.png}.
+ */
+class StreamingPageBrowserTest {
+    private static final int BATCHES = 6;
+
+    /** Stores three records, then stops itself: the page must show it stopped. */
+    static final class ThreeRecords extends Receiver<String> {
+        @Override
+        public void onStart() {
+            Thread t = new Thread(() -> {
+                store(List.of("x", "y", "z"));
+                stop("stored all it had");
+            }, "three-records");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        @Override
+        public void onStop() {
+        }
+    }
+
+    @Test
+    void thePageShowsWhatTheListenerHeard() throws Exception {
+        // Spark's UI is off in the shared test context; this test needs its own SparkContext with the UI on.
+        SparkContext$.MODULE$.getActive().foreach(sc -> {
+            sc.stop();
+            return null;
+        });
+        SparkConf conf = new SparkConf().setMaster("local[2]").setAppName("sluice-ui-test")
+                .set("spark.ui.enabled", "true").set("spark.ui.port", "0").set("spark.ui.showConsoleProgress", "false")
+                .set("spark.driver.host", "127.0.0.1").set("spark.driver.bindAddress", "127.0.0.1");
+        JavaSparkContext jsc = SparkContexts.getOrCreate(conf);
+        jsc.setLogLevel("WARN");
+        ManualClock clock = new ManualClock();
+        StreamingContext ssc = StreamingContext.create(jsc, Duration.ofSeconds(1), clock);
+        WebDriver browser = null;
+        try {
+            // Each batch's output takes (its number × 40) ms of the manual clock: processing times differ.
+            DStream<String> words = ssc.generatorStream(1000, 50, 7L);
+            words.map(String::length).foreachRDD((rdd, time) -> {
+                rdd.count();
+                clock.advance(Duration.ofMillis(40 * (time.milliseconds() / 1000)));
+            });
+            ssc.receiverStream(new ThreeRecords()).count().foreachRDD(rdd -> {
+                rdd.collect();
+            });
+            BlockingQueue<BatchInfo> completed = new LinkedBlockingQueue<>();
+            ssc.addStreamingListener(new StreamingListener() {
+                @Override
+                public void onBatchCompleted(BatchCompleted event) {
+                    completed.add(event.batchInfo());
+                }
+            });
+            ReceiverEvents receiverEvents = new ReceiverEvents();
+            ssc.addStreamingListener(receiverEvents);
+            ssc.start();
+            receiverEvents.await("stopped");
+            List<BatchInfo> heard = new ArrayList<>();
+            for (int b = 0; b < BATCHES; b++) {
+                clock.setTime((b + 1) * 1000L);
+                BatchInfo info = completed.poll(60, TimeUnit.SECONDS);
+                assertTrue(info != null, "batch " + b + " did not complete");
+                heard.add(info);
+            }
+            String url = ssc.uiUrl().orElseThrow(() -> new AssertionError("no Streaming page with the UI on"));
+
+            browser = chromium();
+            browser.get(url);
+            WebDriver page = browser;
+            awaitTrue(page, () -> page.findElements(By.cssSelector("#sluice-completed tbody tr")).size() == BATCHES,
+                    "the completed batches table lists " + BATCHES + " batches");
+            screenshot(browser, "streaming-page.png");
+
+            // The charts: a timeline point and a histogram count per batch.
+            List<WebElement> timelines = browser.findElements(By.cssSelector("#sluice-charts polyline.timeline"));
+            assertEquals(4, timelines.size());
+            assertEquals(String.valueOf(BATCHES), timelines.get(0).getAttribute("data-points"), "input rate points");
+            for (WebElement t : timelines) {
+                assertTrue(Integer.parseInt(t.getAttribute("data-points")) == BATCHES, "points of a timeline");
+            }
+            assertEquals(4 * BATCHES, browser.findElements(By.cssSelector("#sluice-charts circle")).size());
+            int histogram = browser.findElements(By.cssSelector("#sluice-charts tr[data-series=totalDelay] rect.bar"))
+                    .stream().mapToInt(r -> Integer.parseInt(r.getAttribute("data-count"))).sum();
+            assertEquals(BATCHES, histogram, "the total delay histogram counts every batch");
+
+            // The table, newest first, has the listener's figures.
+            List<WebElement> rows = browser.findElements(By.cssSelector("#sluice-completed tbody tr"));
+            for (int i = 0; i < BATCHES; i++) {
+                BatchInfo expected = heard.get(BATCHES - 1 - i);
+                WebElement row = rows.get(i);
+                assertEquals(String.valueOf(expected.batchTime().milliseconds()), row.getAttribute("data-batch"));
+                assertEquals(String.valueOf(expected.numRecords()), cell(row, "records").getText());
+                assertEquals(String.valueOf(expected.schedulingDelay()), cell(row, "scheduling-delay").getAttribute("data-ms"));
+                assertEquals(String.valueOf(expected.processingDelay()), cell(row, "processing-time").getAttribute("data-ms"));
+                assertEquals(String.valueOf(expected.totalDelay()), cell(row, "total-delay").getAttribute("data-ms"));
+                assertEquals("succeeded", cell(row, "status").getText());
+            }
+            assertEquals(String.valueOf(BATCHES), browser.findElement(By.id("sluice-completed-count")).getText());
+
+            // The receiver stopped by itself; the queue stream has no receiver and is active.
+            WebElement receiver = browser.findElements(By.cssSelector("#sluice-sources tbody tr")).stream()
+                    .filter(r -> r.getText().contains("receiverStream")).findFirst().orElseThrow();
+            assertEquals("stopped", receiver.findElement(By.cssSelector("td.status")).getText());
+
+            // A batch's page: its inputs, output operations and the Spark jobs it ran.
+            BatchInfo newest = heard.get(BATCHES - 1);
+            String batchPage = rows.get(0).findElement(By.cssSelector("a.batch-link")).getAttribute("href");
+            assertTrue(batchPage.endsWith("/streaming/batch/?id=" + newest.batchTime().milliseconds()), batchPage);
+            browser.get(batchPage);
+            awaitTrue(page, () -> !page.findElements(By.id("sluice-batch")).isEmpty(), "the batch page");
+            awaitTrue(page, () -> !page.findElements(By.cssSelector("#sluice-jobs tbody tr")).isEmpty(),
+                    "the Spark jobs of the batch");
+            assertEquals(String.valueOf(newest.batchTime().milliseconds()),
+                    browser.findElement(By.id("sluice-batch")).getAttribute("data-batch"));
+            assertEquals(String.valueOf(newest.numRecords()),
+                    browser.findElement(By.cssSelector("#sluice-batch .records")).getText());
+            assertEquals(newest.outputOperationInfos().size(),
+                    browser.findElements(By.cssSelector("#sluice-outputs tbody tr")).size());
+            assertTrue(browser.findElement(By.cssSelector("#sluice-jobs tbody tr a")).getAttribute("href")
+                    .contains("/jobs/job/?id="), "a batch's jobs link to Spark's job pages");
+            screenshot(browser, "streaming-batch.png");
+            assertNoConsoleErrors(browser);
+
+            // The run report: the same table, from a file, without the driver.
+            Path report = Path.of("target", "streaming-report.html").toAbsolutePath();
+            ssc.writeReport(report);
+            browser.get(report.toUri().toString());
+            awaitTrue(page, () -> page.findElements(By.cssSelector("#sluice-completed tbody tr")).size() == BATCHES,
+                    "the report lists " + BATCHES + " batches");
+            assertEquals(String.valueOf(heard.get(BATCHES - 1).numRecords()), cell(page.findElements(
+                    By.cssSelector("#sluice-completed tbody tr")).get(0), "records").getText());
+            assertNoConsoleErrors(browser);
+        } finally {
+            if (browser != null) {
+                browser.quit();
+            }
+            ssc.stop(true, false);
+        }
+    }
+
+    private static WebElement cell(WebElement row, String cls) {
+        return row.findElement(By.cssSelector("td." + cls));
+    }
+
+    private static WebDriver chromium() {
+        File driver = new File("/usr/bin/chromedriver");
+        File binary = new File("/usr/bin/chromium");
+        if (!driver.canExecute() || !binary.canExecute()) {
+            throw new AssertionError("this test needs Debian's chromium and chromium-driver packages "
+                    + "(apt-get install -y chromium chromium-driver; .ci/run installs them)");
+        }
+        ChromeOptions options = new ChromeOptions().setBinary(binary)
+                .addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                        "--window-size=1400,1800");
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability("goog:loggingPrefs", logs);
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver)
+                .usingAnyFreePort().build();
+        return new ChromeDriver(service, options);
+    }
+
+    private static void assertNoConsoleErrors(WebDriver browser) {
+        List<LogEntry> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
+        assertTrue(errors.isEmpty(), "browser console errors: " + errors);
+    }
+
+    private static void screenshot(WebDriver browser, String name) throws Exception {
+        byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
+        Files.createDirectories(Path.of("target"));
+        Files.write(Path.of("target", name), png);
+    }
+
+    /** Polls the page (it redraws every second) until {@code condition} holds, for at most 30 s. */
+    private static void awaitTrue(WebDriver page, BooleanSupplier condition, String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                Files.writeString(Path.of("target", "streaming-failure.html"), page.getPageSource());
+                screenshot(page, "streaming-failure.png");
+                throw new AssertionError("not seen within 30 s: " + what + "; console: "
+                        + page.manage().logs().get(LogType.BROWSER).getAll() + "; page in target/streaming-failure.html");
+            }
+            Thread.sleep(100);
+        }
+    }
+}
