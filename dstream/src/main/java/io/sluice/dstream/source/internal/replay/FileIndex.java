@@ -16,10 +16,20 @@ import org.apache.spark.api.java.function.Function;
  * reader from the start would ({@link Placement}). Lines without a timestamp belong to the first open batch
  * (before the first record: the first record's batch), where the bad-record policy handles them.
  */
-final class FileIndex implements Serializable {
+public final class FileIndex implements Serializable {
     /** One batch's records in one file: what the reader of that batch needs. */
-    record Segment(String path, long batch, long start, long end, long newest, long linesBefore, long firstBatch)
-            implements Serializable {
+    record Segment(String path, long batch, long start, long end, long newest, long linesBefore, long firstBatch) {
+        /** As one line of text, which tasks get (Kryo writes no records). */
+        String encode() {
+            return batch + "\t" + start + "\t" + end + "\t" + newest + "\t" + linesBefore + "\t" + firstBatch + "\t"
+                    + path;
+        }
+
+        static Segment decode(String text) {
+            String[] f = text.split("\t", 7);
+            return new Segment(f[6], Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]),
+                    Long.parseLong(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]));
+        }
     }
 
     final String path;

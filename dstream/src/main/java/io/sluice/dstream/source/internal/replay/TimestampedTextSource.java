@@ -113,11 +113,11 @@ public final class TimestampedTextSource implements InputSource<String> {
 
     @Override
     public Optional<JavaRDD<String>> compute(Time time) {
-        List<FileIndex.Segment> segments = new ArrayList<>();
+        List<String> segments = new ArrayList<>();
         for (FileIndex f : index) {
             FileIndex.Segment s = f.segment(time.milliseconds());
             if (s != null) {
-                segments.add(s);
+                segments.add(s.encode());
             }
         }
         BatchCounters batch = new BatchCounters(sc, name + " @ " + time.milliseconds());
@@ -135,7 +135,7 @@ public final class TimestampedTextSource implements InputSource<String> {
             if (!it.hasNext()) {
                 return Collections.emptyIterator();
             }
-            FileIndex.Segment s = it.next();
+            FileIndex.Segment s = FileIndex.Segment.decode(it.next());
             Path file = new Path(s.path());
             return new SegmentLines(s, file.getFileSystem(hadoop.value().value()).open(file), reading, read, skipped,
                     repaired);
