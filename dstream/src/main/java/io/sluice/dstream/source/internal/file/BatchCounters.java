@@ -29,7 +29,7 @@ public final class BatchCounters {
     private final Set<BadLine> skippedOnDriver = new HashSet<>();
     private boolean warned;
 
-    public BatchCounters(JavaSparkContext sc, String name) {
+    BatchCounters(JavaSparkContext sc, String name) {
         this.readCounts = sc.sc().collectionAccumulator(name + " lines");
         this.skippedLines = sc.sc().collectionAccumulator(name + " skipped");
         this.repairedLines = sc.sc().collectionAccumulator(name + " repaired");
@@ -51,7 +51,7 @@ public final class BatchCounters {
     }
 
     /** True the first time only: the batch's warning is logged once, however many outputs read the stream. */
-    public synchronized boolean firstWarning() {
+    synchronized boolean firstWarning() {
         boolean first = !warned;
         warned = true;
         return first;

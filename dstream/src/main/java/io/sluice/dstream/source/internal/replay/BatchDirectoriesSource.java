@@ -4,9 +4,9 @@ import io.sluice.dstream.source.BatchReport;
 import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.source.RecordedSpan;
 import io.sluice.dstream.source.SourceContext;
-import io.sluice.dstream.source.internal.BadInputWarning;
 import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.source.internal.file.BatchCounters;
+import io.sluice.dstream.source.internal.file.CountersByBatch;
 import io.sluice.dstream.source.internal.file.FileEntry;
 import io.sluice.dstream.source.internal.file.TextFiles;
 import io.sluice.rdd.Time;
@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -41,7 +40,7 @@ public final class BatchDirectoriesSource implements InputSource<String> {
 
     private final String root;
     private final long interval;
-    private final NavigableMap<Time, BatchCounters> counters = new ConcurrentSkipListMap<>();
+    private final CountersByBatch counters = new CountersByBatch();
     private volatile NavigableMap<Long, List<String>> directories; // batch time -> its directories
     private volatile long spanFirst;
     private volatile long spanLast;
@@ -127,8 +126,7 @@ public final class BatchDirectoriesSource implements InputSource<String> {
         } catch (IOException e) {
             throw new UncheckedIOException(new IOException("cannot list " + dirs + ": " + e, e));
         }
-        BatchCounters batch = new BatchCounters(sc, name + " @ " + time.milliseconds());
-        counters.put(time, batch);
+        BatchCounters batch = counters.open(sc, name, time);
         if (files.isEmpty()) {
             return Optional.of(sc.emptyRDD());
         }
@@ -138,21 +136,17 @@ public final class BatchDirectoriesSource implements InputSource<String> {
 
     @Override
     public BatchReport report(Time time) {
-        BatchCounters c = counters.get(time);
-        return c == null ? BatchReport.NONE : new BatchReport(c.records(), c.skipped(), c.repaired());
+        return counters.report(time);
     }
 
     @Override
     public void batchDone(Time time) {
-        BatchCounters c = counters.get(time);
-        if (c != null && c.firstWarning()) {
-            BadInputWarning.log(name, time, c.repaired(), c.skipped(), c.firstProblem());
-        }
+        counters.batchDone(name, time);
     }
 
     @Override
     public void forgetOlderThan(Time oldestKept) {
-        counters.headMap(oldestKept, true).clear();
+        counters.forgetOlderThan(oldestKept);
     }
 
     @Override

@@ -4,18 +4,16 @@ import io.sluice.dstream.source.BatchReport;
 import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.source.RecordedSpan;
 import io.sluice.dstream.source.SourceContext;
-import io.sluice.dstream.source.internal.BadInputWarning;
 import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.source.internal.file.BatchCounters;
+import io.sluice.dstream.source.internal.file.CountersByBatch;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.Transforms;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
@@ -38,7 +36,7 @@ public final class TimestampedTextSource implements InputSource<String> {
     private final Function<String, Long> extractor;
     private final long interval;
     private final long lateness;
-    private final NavigableMap<Time, BatchCounters> counters = new ConcurrentSkipListMap<>();
+    private final CountersByBatch counters = new CountersByBatch();
     private volatile List<FileIndex> index;
     private volatile SourceSettings settings;
     private volatile Broadcast<SerializableConfiguration> conf;
@@ -120,8 +118,7 @@ public final class TimestampedTextSource implements InputSource<String> {
                 segments.add(s.encode());
             }
         }
-        BatchCounters batch = new BatchCounters(sc, name + " @ " + time.milliseconds());
-        counters.put(time, batch);
+        BatchCounters batch = counters.open(sc, name, time);
         if (segments.isEmpty()) {
             return Optional.of(sc.emptyRDD());
         }
@@ -144,21 +141,17 @@ public final class TimestampedTextSource implements InputSource<String> {
 
     @Override
     public BatchReport report(Time time) {
-        BatchCounters c = counters.get(time);
-        return c == null ? BatchReport.NONE : new BatchReport(c.records(), c.skipped(), c.repaired());
+        return counters.report(time);
     }
 
     @Override
     public void batchDone(Time time) {
-        BatchCounters c = counters.get(time);
-        if (c != null && c.firstWarning()) {
-            BadInputWarning.log(name, time, c.repaired(), c.skipped(), c.firstProblem());
-        }
+        counters.batchDone(name, time);
     }
 
     @Override
     public void forgetOlderThan(Time oldestKept) {
-        counters.headMap(oldestKept, true).clear();
+        counters.forgetOlderThan(oldestKept);
     }
 
     @Override
