@@ -14,4 +14,15 @@ public interface Clock {
     static Clock system() {
         return SystemClock.INSTANCE;
     }
+
+    /**
+     * A fast-forward clock for replaying recorded input: the context runs batch t+1 as soon as batch t has
+     * completed, from the batch holding the earliest record of its replay sources ({@code Replay}) to the batch
+     * holding the latest, and then stops by itself (gracefully; the SparkContext too if the context made it).
+     * Batch times, windows and state timeouts are those of the recording. Without a replay source it starts at the
+     * wall time and runs until stopped. One context per replay clock: call this for each context.
+     */
+    static Clock replay() {
+        return new ReplayClock();
+    }
 }

@@ -17,8 +17,16 @@ import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.CachedBlocks;
 import io.sluice.rdd.internal.Deadline;
 import java.time.Duration;
+import io.sluice.dstream.scheduler.BatchInfo;
+import io.sluice.dstream.source.InputSource;
+import io.sluice.dstream.source.RecordedSpan;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
@@ -52,6 +60,9 @@ final class ContextLifecycle {
     private ShutdownHook shutdownHook;
     private volatile boolean stoppingFromHook;
     private volatile StreamingUi ui; // from start on; kept after stop for the report
+    private volatile boolean stepped;
+    private volatile Time lastCompleted;
+    private final List<InputSource<?>> inputs = new CopyOnWriteArrayList<>();
 
     ContextLifecycle(StreamingContext context, GraphDescription description, ListenerBus listeners,
             ContextSettings settings, Sources sources) {
@@ -61,6 +72,84 @@ final class ContextLifecycle {
         this.listeners = listeners;
         this.settings = settings;
         this.sources = sources;
+        listeners.add(new StreamingListener() {
+            @Override
+            public void onBatchCompleted(BatchCompleted event) {
+                Time t = event.batchInfo().batchTime();
+                if (lastCompleted == null || t.isAfter(lastCompleted)) {
+                    lastCompleted = t;
+                }
+            }
+        });
+    }
+
+    /** Every source of the context, for a replay clock to ask for their recordings at start. */
+    void replaying(InputSource<?> source) {
+        inputs.add(source);
+    }
+
+    /** The span of the recordings the context's sources replay, or null when none replays one. */
+    private RecordedSpan recordedSpan() {
+        return inputs.stream().map(s -> s.recordedSpan(sc, k -> Optional.ofNullable(settings.get(k))))
+                .flatMap(Optional::stream).reduce(RecordedSpan::union).orElse(null);
+    }
+
+    /** The newest batch whose completion the listeners were told of, if any. */
+    Optional<Time> lastCompletedBatch() {
+        return Optional.ofNullable(lastCompleted);
+    }
+
+    /**
+     * Starts the context stepped if it has not started, runs the next {@code n} batches and returns their
+     * reports once the last completed, or once the context stopped (a replay that reached its end).
+     */
+    List<BatchInfo> runBatches(int n, String checkpointDirectory) throws InterruptedException {
+        if (n < 1) {
+            throw new IllegalArgumentException("runBatches needs a number of batches of at least 1, was " + n);
+        }
+        BlockingQueue<BatchInfo> completed = new LinkedBlockingQueue<>();
+        StreamingListener listener = new StreamingListener() {
+            @Override
+            public void onBatchCompleted(BatchCompleted event) {
+                completed.add(event.batchInfo());
+            }
+        };
+        listeners.add(listener);
+        try {
+            Time last;
+            synchronized (lock) {
+                if (state == StreamingContextState.INITIALIZED) {
+                    start(checkpointDirectory, true);
+                } else if (state == StreamingContextState.STOPPED || !stepped) {
+                    throw new IllegalStateException("runBatches needs a context it started itself: this one is "
+                            + (state == StreamingContextState.STOPPED ? "stopped" : "running on its own (start())"));
+                }
+                last = scheduler.allow(n);
+            }
+            List<BatchInfo> infos = new ArrayList<>();
+            while (infos.isEmpty() || infos.get(infos.size() - 1).batchTime().isBefore(last)) {
+                BatchInfo info = completed.poll(100, TimeUnit.MILLISECONDS);
+                if (info != null) {
+                    infos.add(info);
+                } else if (state == StreamingContextState.STOPPED || error != null) {
+                    break;
+                }
+            }
+            infos.sort(java.util.Comparator.comparing(BatchInfo::batchTime));
+            if (error != null) {
+                throw new StreamingException(error.getMessage(), error);
+            }
+            return infos;
+        } finally {
+            listeners.remove(listener);
+        }
+    }
+
+    /** A replay clock passed the recording's last batch: stop (gracefully) off the timer's thread. */
+    private void endOfRecording() {
+        Thread stopper = new Thread(() -> stop(context.ownsSparkContext(), true), "sluice-replay-end");
+        stopper.setDaemon(true);
+        stopper.start();
     }
 
     /** getOrCreate's checkpoint, read before the context starts; the start continues from it. */
@@ -119,6 +208,11 @@ final class ContextLifecycle {
      * on it and start its sources; then launches the receivers and starts the scheduler.
      */
     void start(String checkpointDirectory) {
+        start(checkpointDirectory, false);
+    }
+
+    /** As {@link #start(String)}; a {@code stepped} context runs only the batches {@link #runBatches} asks for. */
+    private void start(String checkpointDirectory, boolean stepped) {
         synchronized (lock) {
             if (state != StreamingContextState.INITIALIZED) {
                 throw new IllegalStateException("this StreamingContext is " + state
@@ -140,14 +234,21 @@ final class ContextLifecycle {
                 }
                 Clock clock = context.clock();
                 description.freeze();
+                List<BatchScheduler.BatchObserver> observers = new ArrayList<>();
+                if (clock instanceof ReplayClock replay) {
+                    replay.begin(recordedSpan(), context.batchInterval(), this::endOfRecording);
+                    observers.add(replay); // first: a later observer's failure must not stall the replay
+                }
                 Recovery.Start start = recovery.start(sc, description, new Time(clock.millis()), settings.recovery());
                 graph = start.graph(); // its sources started
                 sources.start();
                 Recovery r = recovery;
                 ui = StreamingUi.start(graph, listeners, clock, settings.uiRetainedBatches(), r::lastCheckpointed);
-                scheduler = new BatchScheduler(graph, clock, listeners, this::reportError, start.observers(),
+                observers.addAll(start.observers());
+                scheduler = new BatchScheduler(graph, clock, listeners, this::reportError, observers,
                         settings.concurrentJobs(), sc.appName());
-                scheduler.start(start.rerun(), start.firstTimerBatch());
+                scheduler.start(start.rerun(), start.firstTimerBatch(), stepped);
+                this.stepped = stepped;
                 state = StreamingContextState.ACTIVE;
                 shutdownHook = ShutdownHook.register(() -> {
                     stoppingFromHook = true;

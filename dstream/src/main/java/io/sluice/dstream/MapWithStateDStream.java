@@ -37,6 +37,19 @@ public final class MapWithStateDStream<K, V, S, M> extends DStream<M> {
                 }));
     }
 
+    /**
+     * The state of every key after the newest completed batch, as (key, state) pairs: what a notebook reads
+     * between {@code runBatches} calls. Needs a started context that completed a batch.
+     */
+    public org.apache.spark.api.java.JavaPairRDD<K, S> currentState() {
+        io.sluice.rdd.Time last = context.lastCompletedBatch().orElseThrow(() -> new IllegalStateException(
+                "no batch has completed yet: run some batches first"));
+        @SuppressWarnings("unchecked")
+        MapWithStateOperator<K, V, S, M> state = (MapWithStateOperator<K, V, S, M>) (Object) operator();
+        return org.apache.spark.api.java.JavaPairRDD.fromJavaRDD(state.snapshots(last).orElseThrow(
+                () -> new IllegalStateException("no state at batch " + last)));
+    }
+
     /** Cuts the state's lineage every {@code interval} (reliably with a checkpoint directory, else locally). */
     @Override
     public MapWithStateDStream<K, V, S, M> checkpoint(Duration interval) {

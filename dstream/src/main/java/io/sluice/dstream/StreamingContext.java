@@ -21,9 +21,11 @@ import io.sluice.dstream.receiver.Receiver;
 import java.io.InputStream;
 import org.apache.spark.storage.StorageLevel;
 import io.sluice.dstream.internal.GraphDescription;
+import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.stream.Stream;
 import scala.Tuple2;
@@ -233,6 +235,7 @@ public final class StreamingContext {
 
     /** Every input stream, built-in or the user's, is an {@link InputSource} run by a {@link SourceOperator}. */
     <T> DStream<T> fromSource(String kind, InputSource<T> source) {
+        lifecycle.replaying(source);
         return new DStream<>(this, SourceOperator.node(description, kind, source,
                 new SourceOperator.Environment(clock, this::setting, listeners::add)));
     }
@@ -312,6 +315,20 @@ public final class StreamingContext {
     /** The batch whose checkpoint this context continues from, or empty when it started afresh. */
     public java.util.Optional<Time> recoveredBatch() {
         return lifecycle.recoveredBatch();
+    }
+
+    /**
+     * Runs the next {@code n} batches, returning their reports once the last completed (notebooks, shells): starts
+     * the context if needed, stepped: no batch runs between calls (on the wall clock, a batch whose time passed
+     * meanwhile runs at once). On a replay clock fewer come back once the recording ended and the context stopped.
+     */
+    public List<BatchInfo> runBatches(int n) throws InterruptedException {
+        return lifecycle.runBatches(n, checkpointDirectory);
+    }
+
+    /** The newest batch that completed, if any: e.g. to read a stream's RDD of it with {@code compute(time)}. */
+    public Optional<Time> lastCompletedBatch() {
+        return lifecycle.lastCompletedBatch();
     }
 
     /** Validates the whole graph, then starts generating batches; the first is at the next interval boundary. */

@@ -2,7 +2,9 @@ package io.sluice.dstream.source;
 
 import io.sluice.rdd.Time;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
 
 /**
  * A source of input for a stream: the RDD of each batch, and where it stands after a batch, in a form the
@@ -18,6 +20,17 @@ import org.apache.spark.api.java.JavaRDD;
 public interface InputSource<T> {
     /** Called once when the context starts, before the first batch; {@code context} stays valid until stop. */
     default void start(SourceContext context) {
+    }
+
+    /**
+     * For a source of recorded input (a replay source): the timestamps of its earliest and latest records, or
+     * empty (the default) for live input. A context on a replay clock ({@code Clock.replay()}) asks each of its
+     * sources once, on the driver, before {@link #start}, and runs from the batch holding the earliest record of
+     * them all to the batch holding the latest. {@code setting} reads the context's settings, as
+     * {@link SourceContext#setting} does.
+     */
+    default Optional<RecordedSpan> recordedSpan(JavaSparkContext sc, Function<String, Optional<String>> setting) {
+        return Optional.empty();
     }
 
     /** The RDD of batch {@code time} (a time on the context's batch grid), or empty when it has none. */

@@ -110,12 +110,23 @@ public final class BatchScheduler {
      * fires from {@code firstTimerBatch} on.
      */
     public void start(List<Time> rerun, Time firstTimerBatch) {
+        start(rerun, firstTimerBatch, false);
+    }
+
+    /** As {@link #start(List, Time)}; a {@code stepped} timer fires only the batches {@link #allow}ed. */
+    public void start(List<Time> rerun, Time firstTimerBatch, boolean stepped) {
         loop.start();
         for (Time t : rerun) {
             post(new GenerateBatch(t));
         }
-        timer = new BatchTimer(clock, graph.batchInterval(), firstTimerBatch, t -> post(new GenerateBatch(t)), name);
+        timer = new BatchTimer(clock, graph.batchInterval(), firstTimerBatch, t -> post(new GenerateBatch(t)), name,
+                stepped ? firstTimerBatch.minus(graph.batchInterval()) : null);
         timer.start();
+    }
+
+    /** Lets a stepped scheduler's timer fire {@code n} more batches; returns the time of the last of them. */
+    public Time allow(int n) {
+        return timer.allow(n);
     }
 
     /**

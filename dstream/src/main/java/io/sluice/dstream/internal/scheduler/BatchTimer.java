@@ -5,7 +5,10 @@ import io.sluice.rdd.Time;
 import java.time.Duration;
 import java.util.function.Consumer;
 
-/** Fires once per batch interval, waiting only on the injected clock; the tick handler must not block. */
+/**
+ * Fires once per batch interval, waiting only on the injected clock; the tick handler must not block. A stepped
+ * timer (notebooks' {@code runBatches}) fires no batch after the one it was allowed through, until allowed more.
+ */
 final class BatchTimer {
     private final Clock clock;
     private final Duration interval;
@@ -13,14 +16,34 @@ final class BatchTimer {
     private final Thread thread;
     private volatile boolean stopped;
     private volatile Time next;
+    private Time allowedThrough; // null: every batch; guarded by this
 
-    BatchTimer(Clock clock, Duration interval, Time first, Consumer<Time> onTick, String name) {
+    /** @param allowedThrough the last batch it may fire, null for no limit (a stepped timer: before the first) */
+    BatchTimer(Clock clock, Duration interval, Time first, Consumer<Time> onTick, String name, Time allowedThrough) {
         this.clock = clock;
+        this.allowedThrough = allowedThrough;
         this.interval = interval;
         this.onTick = onTick;
         this.next = first;
         this.thread = new Thread(this::run, "sluice-batch-timer-" + name);
         this.thread.setDaemon(true);
+    }
+
+    /** Lets a stepped timer fire {@code n} more batches; returns the last of them. */
+    synchronized Time allow(int n) {
+        if (allowedThrough == null) {
+            throw new IllegalStateException("the batch timer is not stepped");
+        }
+        Time from = allowedThrough.isBefore(next) ? next.minus(interval) : allowedThrough;
+        allowedThrough = from.plus(interval.multipliedBy(n));
+        notifyAll();
+        return allowedThrough;
+    }
+
+    private synchronized void awaitAllowed(Time time) throws InterruptedException {
+        while (allowedThrough != null && time.isAfter(allowedThrough)) {
+            wait();
+        }
     }
 
     void start() {
@@ -42,6 +65,7 @@ final class BatchTimer {
     private void run() {
         try {
             while (!stopped) {
+                awaitAllowed(next);
                 clock.waitUntil(next.milliseconds());
                 if (stopped) {
                     return;

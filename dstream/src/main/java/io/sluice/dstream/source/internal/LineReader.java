@@ -50,6 +50,7 @@ public final class LineReader {
     private int limit;
     private byte[] line = new byte[256];
     private long number;
+    private long consumed; // bytes read from the stream before the buffer's current content
     private int highBits; // OR of the current line's bytes: no high bit set means plain ASCII
 
     /** @param repair whether lines with a problem are returned repaired (policy {@code replace}) */
@@ -89,6 +90,11 @@ public final class LineReader {
         return line == STORED;
     }
 
+    /** The stream position after the last line returned (its newline included): where the next line starts. */
+    public long offset() {
+        return consumed + pos;
+    }
+
     public Line next() throws IOException {
         int len = 0;
         boolean tooLong = false;
@@ -98,6 +104,7 @@ public final class LineReader {
                 if (sink != null) {
                     sink.flush();
                 }
+                consumed += limit;
                 limit = in.read(buf, 0, buf.length);
                 pos = 0;
                 if (limit <= 0) {

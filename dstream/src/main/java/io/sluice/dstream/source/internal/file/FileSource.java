@@ -4,7 +4,6 @@ import io.sluice.dstream.source.BatchReport;
 import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.source.SourceContext;
 import io.sluice.dstream.source.internal.BadInputException;
-import io.sluice.dstream.source.internal.BadInputWarning;
 import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.rdd.Time;
 import java.io.IOException;
@@ -13,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -38,7 +36,7 @@ public final class FileSource<T> implements InputSource<T> {
     private final Function<Path, Boolean> filter;
     private final boolean newFilesOnly;
     private final java.util.function.Function<SourceSettings, FileReader<T>> readerFor;
-    private final NavigableMap<Time, BatchCounters> counters = new ConcurrentSkipListMap<>();
+    private final CountersByBatch counters = new CountersByBatch();
     private volatile SourceSettings settings;
     private volatile FileReader<T> reader;
     private volatile FileSelection selection;
@@ -79,8 +77,7 @@ public final class FileSource<T> implements InputSource<T> {
     @Override
     public Optional<JavaRDD<T>> compute(Time time) {
         List<FileEntry> files = selection.select(time, list());
-        BatchCounters batch = new BatchCounters(sc, name + " @ " + time.milliseconds());
-        counters.put(time, batch);
+        BatchCounters batch = counters.open(sc, name, time);
         List<FileEntry> present = new ArrayList<>();
         for (FileEntry f : files) {
             if (exists(f)) {
@@ -146,22 +143,17 @@ public final class FileSource<T> implements InputSource<T> {
 
     @Override
     public BatchReport report(Time time) {
-        BatchCounters c = counters.get(time);
-        return c == null ? BatchReport.NONE : new BatchReport(c.records(), c.skipped(), c.repaired());
+        return counters.report(time);
     }
 
-    /** The batch's counts are final once its jobs ran: its one warning, if it had bad input. */
     @Override
     public void batchDone(Time time) {
-        BatchCounters c = counters.get(time);
-        if (c != null && c.firstWarning()) {
-            BadInputWarning.log(name, time, c.repaired(), c.skipped(), c.firstProblem());
-        }
+        counters.batchDone(name, time);
     }
 
     @Override
     public void forgetOlderThan(Time oldestKept) {
-        counters.headMap(oldestKept, true).clear();
+        counters.forgetOlderThan(oldestKept);
         selection.forgetBatchesUpTo(oldestKept);
     }
 

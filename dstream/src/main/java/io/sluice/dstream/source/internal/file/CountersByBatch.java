@@ -1,0 +1,40 @@
+package io.sluice.dstream.source.internal.file;
+
+import io.sluice.dstream.source.BatchReport;
+import io.sluice.dstream.source.internal.BadInputWarning;
+import io.sluice.rdd.Time;
+import java.util.NavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import org.apache.spark.api.java.JavaSparkContext;
+
+/**
+ * The {@link BatchCounters} of a text source's batches: made when a batch is computed, reported, warned about
+ * once the batch's jobs ran, and forgotten with the batch.
+ */
+public final class CountersByBatch {
+    private final NavigableMap<Time, BatchCounters> counters = new ConcurrentSkipListMap<>();
+
+    /** New counters for batch {@code time} of the source {@code name}. */
+    public BatchCounters open(JavaSparkContext sc, String name, Time time) {
+        BatchCounters batch = new BatchCounters(sc, name + " @ " + time.milliseconds());
+        counters.put(time, batch);
+        return batch;
+    }
+
+    public BatchReport report(Time time) {
+        BatchCounters c = counters.get(time);
+        return c == null ? BatchReport.NONE : new BatchReport(c.records(), c.skipped(), c.repaired());
+    }
+
+    /** The batch's counts are final once its jobs ran: its one warning, if it had bad input. */
+    public void batchDone(String name, Time time) {
+        BatchCounters c = counters.get(time);
+        if (c != null && c.firstWarning()) {
+            BadInputWarning.log(name, time, c.repaired(), c.skipped(), c.firstProblem());
+        }
+    }
+
+    public void forgetOlderThan(Time oldestKept) {
+        counters.headMap(oldestKept, true).clear();
+    }
+}
