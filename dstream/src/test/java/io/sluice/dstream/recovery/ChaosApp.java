@@ -25,10 +25,9 @@ import scala.Tuple2;
  * "completed t socket=n files=m delay=ms processing=ms failed=b"; it stops gracefully when its standard input
  * says "stop", and prints "stopped".
  *
- * <p>Arguments: checkpoint directory, output directory, input directory (files), feeder port.
+ * <p>Arguments: checkpoint directory, output directory, input directory (files), feeder port, batch interval ms.
  */
 public final class ChaosApp {
-    static final Duration INTERVAL = Duration.ofSeconds(2);
     static final int WINDOW_BATCHES = 3;
     static final int PARTITIONS = 4;
     static final String SOCKET = "socket";
@@ -42,9 +41,10 @@ public final class ChaosApp {
         String out = args[1];
         String input = args[2];
         int port = Integer.parseInt(args[3]);
+        Duration interval = Duration.ofMillis(Long.parseLong(args[4]));
         StreamingContext context = StreamingContext.getOrCreate(checkpoint, () -> {
             StreamingContext c = StreamingContext.builder().master("local-cluster[2,1,512]").appName("chaos")
-                    .batchInterval(INTERVAL)
+                    .batchInterval(interval)
                     .conf("spark.ui.enabled", "false")
                     .conf("spark.executor.memory", "512m")
                     .conf("spark.executor.extraClassPath", System.getProperty("java.class.path"))
@@ -64,10 +64,10 @@ public final class ChaosApp {
             PairDStream<String, Long> ones = records.mapToPair(r -> new Tuple2<>(ChaosInput.key(r), 1L));
             var totals = ones.mapWithState(StateSpec.function(WordCountApp::runningCount).numPartitions(PARTITIONS))
                     .name("totals")
-                    .checkpoint(INTERVAL.multipliedBy(2));
+                    .checkpoint(interval.multipliedBy(2));
             totals.saveAsTextFiles(out + "/running", "txt");
             totals.stateSnapshots().saveAsTextFiles(out + "/state", "txt");
-            ones.reduceByKeyAndWindow(Long::sum, INTERVAL.multipliedBy(WINDOW_BATCHES), INTERVAL)
+            ones.reduceByKeyAndWindow(Long::sum, interval.multipliedBy(WINDOW_BATCHES), interval)
                     .saveAsTextFiles(out + "/window", "txt");
             return c;
         });

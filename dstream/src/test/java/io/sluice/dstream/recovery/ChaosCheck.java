@@ -83,7 +83,8 @@ final class ChaosCheck {
     private static Map<String, Long> windowSums(Path out) throws IOException {
         Map<String, Long> sums = new TreeMap<>();
         for (long t : batchTimes(out, "window-")) {
-            DriverKillTest.readCounts(out.resolve("window-" + t + ".txt")).forEach((k, v) -> sums.merge(k, v, Long::sum));
+            DriverKillTest.readCounts(out.resolve("window-" + t + ".txt"))
+                    .forEach((k, v) -> sums.merge(k, v, Long::sum));
         }
         sums.values().removeIf(v -> v == 0);
         return sums;

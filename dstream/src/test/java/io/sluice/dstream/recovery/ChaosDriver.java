@@ -20,17 +20,20 @@ final class ChaosDriver implements AutoCloseable {
     private final Map<String, String> env;
     private final int port;
     private final List<String> jvm;
+    private final long intervalMs;
     private final ChaosRun.Ledger ledger = new ChaosRun.Ledger();
     private ChildJvm driver;
     private int started;
     private int failedBatches;
     private boolean checkpointed;
 
-    ChaosDriver(Path dir, Map<String, String> env, int port, List<String> jvm) throws IOException {
+    ChaosDriver(Path dir, Map<String, String> env, int port, List<String> jvm, long intervalMs)
+            throws IOException {
         this.dir = Files.createDirectories(dir);
         this.env = env;
         this.port = port;
         this.jvm = jvm;
+        this.intervalMs = intervalMs;
         Files.createDirectories(input());
     }
 
@@ -41,9 +44,10 @@ final class ChaosDriver implements AutoCloseable {
     /** Starts a driver on the run's checkpoint and waits until its executors registered. */
     void start() throws Exception {
         driver = ChildJvm.start(ChaosApp.class, jvm, List.of(dir.resolve("checkpoint").toString(),
-                dir.resolve("out").toString(), input().toString(), String.valueOf(port)),
+                dir.resolve("out").toString(), input().toString(), String.valueOf(port), String.valueOf(intervalMs)),
                 dir.resolve("driver-" + started++ + ".log"), env);
-        String recovered = driver.awaitLine(l -> l.startsWith("recovered "), TIMEOUT_S).substring("recovered ".length());
+        String recovered = driver.awaitLine(l -> l.startsWith("recovered "), TIMEOUT_S)
+                .substring("recovered ".length());
         ledger.restart(recovered.equals("none") ? Long.MIN_VALUE : Long.parseLong(recovered));
         driver.awaitLine("executors 2"::equals, TIMEOUT_S);
     }

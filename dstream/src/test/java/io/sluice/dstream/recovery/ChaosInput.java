@@ -192,9 +192,10 @@ final class ChaosInput {
         private final long everyMs;
         private final Thread thread;
         private long written; // guarded by this
-        private long limit = Long.MAX_VALUE; // guarded by this
+        private long limit; // guarded by this
 
-        FileWriter(Path input, Path staging, long everyMs) throws IOException {
+        FileWriter(Path input, Path staging, long everyMs, long limit) throws IOException {
+            this.limit = limit;
             this.input = Files.createDirectories(input);
             this.staging = Files.createDirectories(staging);
             this.everyMs = everyMs;
@@ -207,10 +208,6 @@ final class ChaosInput {
             return written;
         }
 
-        synchronized void limit(long files) {
-            limit = files;
-        }
-
         synchronized long written() {
             return written;
         }
@@ -218,13 +215,9 @@ final class ChaosInput {
         private void run() {
             try {
                 while (true) {
-                    long next;
-                    synchronized (this) {
-                        next = written < limit ? written : -1;
-                    }
-                    if (next >= 0) {
-                        write(next);
-                        synchronized (this) {
+                    synchronized (this) { // finish() counts no file still being written
+                        if (written < limit) {
+                            write(written);
                             written++;
                         }
                     }

@@ -15,7 +15,8 @@ import java.util.stream.Stream;
 /**
  * The chaos run (issue 16, not part of CI; see docs/testing.md): {@link ChaosApp} on a multi-process
  * local-cluster, its driver killed {@code chaos.driverKills} times (20) and one of its executors
- * {@code chaos.executorKills} times (10) with {@code kill -9}, in a seeded random order, each at a random point
+ * {@code chaos.executorKills} times (10) with {@code kill -9} (batches of {@code chaos.intervalMs}, 2000), in a
+ * seeded random order, each at a random point
  * (after 0 to 15 progress events: batch submitted, output written, batch completed); then a failure-free run of
  * the same input, and {@link ChaosCheck} compares the two. Prints, per kill, the recovery time (from the kill to
  * the completion of the first batch whose time is after the kill) and the batches until the total delay is
@@ -28,7 +29,6 @@ import java.util.stream.Stream;
  */
 public final class ChaosRun {
     private static final List<String> JVM = List.of("-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
-    private static final long INTERVAL_MS = ChaosApp.INTERVAL.toMillis();
     private static final int BEFORE_FIRST_KILL = 10;
     private static final int MAX_EVENTS_BEFORE_KILL = 15;
     private static final int MAX_BATCHES_TO_NORMAL = 40;
@@ -43,6 +43,7 @@ public final class ChaosRun {
         int driverKills = Integer.getInteger("chaos.driverKills", 20);
         int executorKills = Integer.getInteger("chaos.executorKills", 10);
         long seed = Long.getLong("chaos.seed", 20261205L);
+        long intervalMs = Long.getLong("chaos.intervalMs", 2000);
         Path work = Path.of(System.getProperty("chaos.dir", "target/chaos")).toAbsolutePath();
         deleteRecursively(work);
         Path sparkHome = Files.createDirectories(work.resolve("spark-home").resolve("jars")).getParent();
@@ -60,14 +61,15 @@ public final class ChaosRun {
         long files;
         long normal;
         try (ChaosInput.Feeder feeder = new ChaosInput.Feeder(20, 100);
-                ChaosDriver run = new ChaosDriver(work.resolve("chaos"), env, feeder.port(), JVM)) {
+                ChaosDriver run = new ChaosDriver(work.resolve("chaos"), env, feeder.port(), JVM, intervalMs)) {
             run.start();
             ChaosInput.FileWriter writer = null;
             List<Long> delays = new ArrayList<>();
             while (delays.size() < BEFORE_FIRST_KILL || !run.checkpointed()) {
                 String line = run.next();
                 if (writer == null && line.startsWith("submitted ")) { // files newer than the stream's start
-                    writer = new ChaosInput.FileWriter(run.input(), work.resolve("chaos-staging"), 3000);
+                    writer = new ChaosInput.FileWriter(run.input(), work.resolve("chaos-staging"), 3000,
+                            Long.MAX_VALUE);
                 }
                 if (line.startsWith("completed ")) {
                     delays.add(ChaosDriver.delay(line));
@@ -79,8 +81,11 @@ public final class ChaosRun {
                     + (delays.size() / 2 + 1) + ".." + delays.size() + "), back to normal at <= " + threshold + " ms");
             for (char kind : plan) {
                 long sent = feeder.pause();
-                while (run.socketTaken() < sent) { // every line sent is in a batch, so in the write-ahead log
-                    run.next();
+                for (int batches = 0; run.socketTaken() < sent; ) { // every line sent in a batch, so in the log
+                    if (run.next().startsWith("completed ") && ++batches > MAX_BATCHES_TO_NORMAL) {
+                        throw new AssertionError("batches took " + run.socketTaken() + " of the " + sent
+                                + " lines sent, " + MAX_BATCHES_TO_NORMAL + " batches after the feeder paused");
+                    }
                 }
                 if (kind == 'E') {
                     while (run.executors().size() < 2) { // a replaced executor may still be starting
@@ -136,14 +141,13 @@ public final class ChaosRun {
         }
 
         try (ChaosInput.Feeder feeder = new ChaosInput.Feeder(200, 100);
-                ChaosDriver clean = new ChaosDriver(work.resolve("clean"), env, feeder.port(), JVM)) {
+                ChaosDriver clean = new ChaosDriver(work.resolve("clean"), env, feeder.port(), JVM, intervalMs)) {
             feeder.limit(lines);
             clean.start();
             ChaosInput.FileWriter writer = null;
             while (writer == null) {
                 if (clean.next().startsWith("submitted ")) {
-                    writer = new ChaosInput.FileWriter(clean.input(), work.resolve("clean-staging"), 500);
-                    writer.limit(files);
+                    writer = new ChaosInput.FileWriter(clean.input(), work.resolve("clean-staging"), 500, files);
                 }
             }
             feeder.resume();
@@ -154,11 +158,12 @@ public final class ChaosRun {
 
         List<String> problems = ChaosCheck.compare(work.resolve("chaos").resolve("out"),
                 work.resolve("clean").resolve("out"), lines, files);
-        report(kills, normal, lines, files, problems);
+        report(kills, normal, intervalMs, lines, files, problems);
         System.exit(problems.isEmpty() ? 0 : 1);
     }
 
-    private static void report(List<Kill> kills, long normal, long lines, long files, List<String> problems) {
+    private static void report(List<Kill> kills, long normal, long intervalMs, long lines, long files,
+            List<String> problems) {
         for (char kind : new char[] {'D', 'E'}) {
             List<Long> recovery = kills.stream().filter(k -> k.kind() == kind).map(Kill::recoveryMs).sorted().toList();
             List<Integer> toNormal = kills.stream().filter(k -> k.kind() == kind).map(Kill::batchesToNormal)
@@ -172,7 +177,7 @@ public final class ChaosRun {
                     + toNormal.get(toNormal.size() / 2) + ", max " + toNormal.get(toNormal.size() - 1)
                     + " (all " + toNormal + ", -1: not within " + MAX_BATCHES_TO_NORMAL + ")");
         }
-        System.out.println("chaos: batch interval " + INTERVAL_MS + " ms, normal delay " + normal + " ms; input "
+        System.out.println("chaos: batch interval " + intervalMs + " ms, normal delay " + normal + " ms; input "
                 + lines + " socket lines and " + files + " files of " + ChaosInput.LINES_PER_FILE + " lines");
         if (problems.isEmpty()) {
             System.out.println("chaos: PASS: the output and the final state equal the failure-free run's");
