@@ -52,7 +52,8 @@ class AuthenticatedClusterTest {
             counts.forEach((w, n) -> state.merge(w, n, Long::sum));
             Map<String, Long> window = new TreeMap<>(previous);
             counts.forEach((w, n) -> window.merge(w, n, Long::sum));
-            expected.add("batch " + b + " counts=" + counts + " state=" + state + " window=" + window + " failed=false");
+            expected.add("batch " + b + " counts=" + counts + " state=" + state + " window=" + window
+                    + " failed=false");
             previous = counts;
         }
         return expected;
