@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.receiver.Receiver;
+import io.sluice.dstream.testing.LineServer;
 import io.sluice.testkit.Collected;
 import io.sluice.recovery.internal.wal.FileWriteAheadLog;
 import io.sluice.testkit.StreamTester;
@@ -70,6 +71,32 @@ class ReceiverWriteAheadLogTest {
                         || Files.isRegularFile(p)), "the receiver logged its blocks");
             }
             assertTrue(Files.isDirectory(checkpoints.resolve("receivedBlockMetadata")), "the driver logged them");
+        }
+    }
+
+    /**
+     * A text receiver's blocks (packed lines) are logged too: the chaos run found socketTextStream with the log
+     * on failing every block ("Class is not registered: PackedLines"), as the log takes registered classes only.
+     */
+    @Test
+    void socketLinesAreLoggedAndReadFromTheLogWhenTheBlockManagerLostThem() throws Exception {
+        try (LineServer server = new LineServer(); StreamTester t = new StreamTester()) {
+            t.context().conf(SourceSettings.WRITE_AHEAD_LOG, "true");
+            t.context().checkpoint(checkpoints.toString());
+            DStream<String> lines = t.context().socketTextStream("127.0.0.1", server.port());
+            Collected<String> out = t.collect(lines);
+            t.runBatches(0);
+            try (LineServer.Connection connection = server.accept()) {
+                connection.lines("a", "b", "é");
+                awaitReceived(lines, 3, 0);
+                var master = t.sparkContext().sc().env().blockManager().master();
+                List<BlockId> blocks = CollectionConverters.asJava(master.getMatchingBlockIds(
+                        id -> id instanceof StreamBlockId, true));
+                assertTrue(!blocks.isEmpty());
+                blocks.forEach(master::removeBlock);
+                t.runBatches(1);
+            }
+            assertEquals(List.of(Collected.multiset(List.of("a", "b", "é"))), out.unordered());
         }
     }
 

@@ -89,7 +89,7 @@ public final class ClusterWordCountApp {
     }
 
     /** Blocks until the cluster's executors registered (the driver's own block manager counts as one). */
-    private static void awaitExecutors(StreamingContext context, int executors) throws InterruptedException {
+    public static void awaitExecutors(StreamingContext context, int executors) throws InterruptedException {
         var sc = context.sparkContext().sc();
         java.util.concurrent.Semaphore added = new java.util.concurrent.Semaphore(0);
         sc.addSparkListener(new org.apache.spark.scheduler.SparkListener() {

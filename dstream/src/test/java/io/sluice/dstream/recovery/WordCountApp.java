@@ -101,7 +101,7 @@ public final class WordCountApp {
         }
     }
 
-    static Tuple2<String, Long> runningCount(String word, Optional<Long> one, State<Long> state) {
+    public static Tuple2<String, Long> runningCount(String word, Optional<Long> one, State<Long> state) {
         long total = state.getOption().orElse(0L) + one.orElse(0L);
         state.update(total);
         return new Tuple2<>(word, total);

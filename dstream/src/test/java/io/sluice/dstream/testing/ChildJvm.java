@@ -106,6 +106,12 @@ public final class ChildJvm implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** Writes {@code line} to the child's standard input. */
+    public void tell(String line) throws IOException {
+        process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        process.getOutputStream().flush();
+    }
+
     /** {@code kill -9}: no shutdown hook, no flush, no goodbye. */
     public void kill() throws InterruptedException {
         process.destroyForcibly();

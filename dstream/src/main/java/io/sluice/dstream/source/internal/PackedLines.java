@@ -1,5 +1,9 @@
 package io.sluice.dstream.source.internal;
 
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.Serializer;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -24,6 +28,43 @@ public final class PackedLines implements Serializable {
 
     public int size() {
         return ends.length;
+    }
+
+    /**
+     * Written to Kryo as its two arrays (the receiver write-ahead log only takes registered classes), and read
+     * back checked: line ends ascending within the bytes.
+     */
+    static final class KryoSerializer extends Serializer<PackedLines> {
+        KryoSerializer() {
+            super(false, true);
+        }
+
+        @Override
+        public void write(Kryo kryo, Output output, PackedLines lines) {
+            output.writeInt(lines.data.length, true);
+            output.writeBytes(lines.data);
+            output.writeInt(lines.ends.length, true);
+            output.writeInts(lines.ends, true);
+        }
+
+        @Override
+        public PackedLines read(Kryo kryo, Input input, Class<PackedLines> type) {
+            byte[] data = input.readBytes(input.readInt(true));
+            int[] ends = input.readInts(input.readInt(true), true);
+            int previous = 0;
+            for (int end : ends) {
+                if (end < previous || end > data.length) {
+                    throw new IllegalArgumentException("damaged packed lines: line end " + end + " after " + previous
+                            + " in " + data.length + " bytes");
+                }
+                previous = end;
+            }
+            if (previous != data.length) {
+                throw new IllegalArgumentException("damaged packed lines: " + (data.length - previous)
+                        + " bytes after the last line");
+            }
+            return new PackedLines(data, ends);
+        }
     }
 
     /** The bytes of the lines. */
