@@ -365,7 +365,7 @@ public final class StreamingContext {
 
     /**
      * Changes the number of state partitions of the running stream mapWithState or updateStateByKey returned: its
-     * next batch moves whole key groups; outputs and state stay as without it (decisions/0011-elastic-state.md).
+     * next batch moves whole key groups; outputs and state stay as without it (decisions/0013-elastic-state.md).
      */
     public void repartitionState(DStreamLike<?, ?> stream, int numPartitions) {
         lifecycle.repartitionState(stream.node(), numPartitions);
