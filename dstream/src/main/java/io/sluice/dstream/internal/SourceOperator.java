@@ -68,6 +68,12 @@ public final class SourceOperator<T> extends InputOperator<T> {
         source.start(new Context());
     }
 
+    /** The backpressure rate limit in force now (records/s), or empty when backpressure is off. */
+    public OptionalLong rateLimit() {
+        RateController controller = rateController;
+        return controller == null ? OptionalLong.empty() : controller.rate();
+    }
+
     @Override
     public void stop(boolean gracefully) {
         source.stop(gracefully);
@@ -151,8 +157,7 @@ public final class SourceOperator<T> extends InputOperator<T> {
 
         @Override
         public OptionalLong rateLimit() {
-            RateController controller = rateController;
-            return controller == null ? OptionalLong.empty() : controller.rate();
+            return SourceOperator.this.rateLimit();
         }
 
         @Override

@@ -6,7 +6,6 @@ import io.sluice.dstream.internal.OutputOperation;
 import io.sluice.dstream.internal.SourceOperator;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.state.StatefulOperator;
-import io.sluice.dstream.source.internal.rate.RateLimitedSource;
 import io.sluice.dstream.source.internal.receiver.ReceiverSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,14 +26,10 @@ public final class GraphView {
      * One input stream: {@code name} as batches report it ({@code BatchInfo.inputReports} key), the receiver's
      * name as receiver events give it (null for sources without a receiver).
      */
-    public record SourceView(String name, String id, String kind, String receiver, RateLimitedSource limited) {
-        /** The rate limit in force now (records/s; 0 unlimited), or empty for a source without one. */
+    public record SourceView(String name, String id, String kind, String receiver, SourceOperator<?> operator) {
+        /** The backpressure rate limit in force now (records/s), or empty when backpressure is off. */
         public OptionalLong rateLimit() {
-            return limited == null ? OptionalLong.empty() : OptionalLong.of(limited.currentRate());
-        }
-
-        public OptionalLong maxRate() {
-            return limited == null ? OptionalLong.empty() : OptionalLong.of(limited.maxRate());
+            return operator == null ? OptionalLong.empty() : operator.rateLimit();
         }
     }
 
@@ -64,13 +59,11 @@ public final class GraphView {
         for (InputOperator<?> input : graph.inputs()) {
             String name = input.name() != null ? input.name() : input.callSite();
             String receiver = null;
-            RateLimitedSource limited = null;
+            SourceOperator<?> limited = null;
             if (input instanceof SourceOperator<?> s) {
+                limited = s;
                 if (s.source() instanceof ReceiverSource<?> r) {
                     receiver = r.stream().source();
-                }
-                if (s.source() instanceof RateLimitedSource l) {
-                    limited = l;
                 }
             }
             sources.add(new SourceView(name, input.stableId(), input.kind(), receiver, limited));

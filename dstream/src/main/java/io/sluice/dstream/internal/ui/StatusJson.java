@@ -206,7 +206,6 @@ public final class StatusJson {
                     .field("lastError", r == null ? null : r.lastError())
                     .field("lastErrorTime", r == null ? -1 : r.lastErrorTime())
                     .field("rateLimit", s.rateLimit().orElse(-1))
-                    .field("maxRate", s.maxRate().orElse(-1))
                     .field("lastBatchRecords", lastReport == null ? -1 : lastReport.records())
                     .field("avgInputRate", average(window, b -> {
                         BatchReport rep = b.inputReports().get(s.name());

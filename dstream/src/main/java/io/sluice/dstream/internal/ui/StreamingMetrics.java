@@ -44,7 +44,7 @@ final class StreamingMetrics {
                 BatchReport rep = window.isEmpty() ? null : window.get(window.size() - 1).inputReports().get(s.name());
                 return rep == null ? 0.0 : rates.rate(rep.records());
             });
-            if (s.limited() != null) {
+            if (s.operator() != null) {
                 gauge(r, prefix + ".rateLimit", () -> s.rateLimit().orElse(-1));
             }
         }
