@@ -29,6 +29,7 @@ public final class ReceiverStream {
     // With the write-ahead log: the log of reported blocks, and per batch the newest block it took.
     private BlockMetadataLog metadata;
     private long nextSequence;
+    private int newestLoggedGeneration;
     private final NavigableMap<Time, Long> lastSequenceAt = new TreeMap<>();
     private final Map<Time, List<ReceivedBlock>> restoredBatches = new HashMap<>();
     // With the write-ahead log: the oldest write time of the blocks each batch took, to clean the logs by.
@@ -111,7 +112,13 @@ public final class ReceiverStream {
         for (ReceivedBlock b : log.readAll()) {
             unallocated.add(b);
             nextSequence = Math.max(nextSequence, b.sequence() + 1);
+            newestLoggedGeneration = Math.max(newestLoggedGeneration, (int) (b.uniqueId() >>> 32));
         }
+    }
+
+    /** The newest generation of the blocks in the log taken up at start (0: none); new ones must be above it. */
+    synchronized int newestLoggedGeneration() {
+        return newestLoggedGeneration;
     }
 
     synchronized void closeLog() {

@@ -49,7 +49,10 @@ public final class ReceiverTracker {
                 t.setDaemon(true);
                 return t;
             });
-    /** Block ids start with the registration's generation: unique in this driver, across contexts and restarts. */
+    /**
+     * Block ids start with the registration's generation: unique in this driver, across contexts and restarts, and
+     * above the generations in a stream's block log (those of earlier drivers).
+     */
     private static final AtomicInteger GENERATIONS = new AtomicInteger();
     private volatile boolean stopping;
     private RpcEndpoints.Ref endpoint;
@@ -316,7 +319,10 @@ public final class ReceiverTracker {
                 return;
             }
             s.supervisor(m.supervisor());
-            reply.reply(new Messages.Registered(true, GENERATIONS.incrementAndGet(), s.rate(), clock.millis()));
+            // Above the logged blocks' generations too: a restarted driver's counter starts again, and a batch run
+            // again reads its logged blocks by id from the block manager before the log.
+            int generation = GENERATIONS.updateAndGet(g -> Math.max(g, s.newestLoggedGeneration()) + 1);
+            reply.reply(new Messages.Registered(true, generation, s.rate(), clock.millis()));
         } else if (message instanceof Messages.AddBlock m) {
             try {
                 long now = clock.millis();
