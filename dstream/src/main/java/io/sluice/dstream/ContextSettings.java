@@ -41,45 +41,45 @@ final class ContextSettings {
     }
 
     int concurrentJobs() {
-        int n = Integer.parseInt(get(StreamingContext.CONCURRENT_JOBS, "spark.streaming.concurrentJobs", "1"));
+        int n = Integer.parseInt(get(Settings.CONCURRENT_JOBS, "spark.streaming.concurrentJobs", "1"));
         if (n < 1) {
-            throw new IllegalArgumentException(StreamingContext.CONCURRENT_JOBS + " must be at least 1, was " + n);
+            throw new IllegalArgumentException(Settings.CONCURRENT_JOBS + " must be at least 1, was " + n);
         }
         return n;
     }
 
     boolean stopsGracefullyOnShutdown() {
-        return Boolean.parseBoolean(get(StreamingContext.STOP_GRACEFULLY_ON_SHUTDOWN,
+        return Boolean.parseBoolean(get(Settings.STOP_GRACEFULLY_ON_SHUTDOWN,
                 "spark.streaming.stopGracefullyOnShutdown", "false"));
     }
 
     boolean continueOnBatchFailure() {
-        return Boolean.parseBoolean(get(StreamingContext.CONTINUE_ON_BATCH_FAILURE));
+        return Boolean.parseBoolean(get(Settings.CONTINUE_ON_BATCH_FAILURE));
     }
 
     /** Spark Streaming's default: ten batch intervals. */
     Duration gracefulStopTimeout() {
-        String v = get(StreamingContext.GRACEFUL_STOP_TIMEOUT);
+        String v = get(Settings.GRACEFUL_STOP_TIMEOUT);
         return v == null ? batchInterval.multipliedBy(10) : Duration.ofMillis(JavaUtils.timeStringAsMs(v));
     }
 
     /** Completed batches the Streaming page keeps (Spark Streaming's {@code spark.streaming.ui.retainedBatches}). */
     int uiRetainedBatches() {
-        return Integer.parseInt(get(StreamingContext.UI_RETAINED_BATCHES, "spark.streaming.ui.retainedBatches",
+        return Integer.parseInt(get(Settings.UI_RETAINED_BATCHES, "spark.streaming.ui.retainedBatches",
                 "1000"));
     }
 
     /** Where the run report goes at stop, or null for none. */
     String uiReportFile() {
-        String v = get(StreamingContext.UI_REPORT_FILE);
+        String v = get(Settings.UI_REPORT_FILE);
         return v == null || v.isBlank() ? null : v.trim();
     }
 
     Recovery.Settings recovery() {
-        String retained = get(StreamingContext.RETAINED_CHECKPOINTS);
+        String retained = get(Settings.RETAINED_CHECKPOINTS);
         return new Recovery.Settings(
                 retained == null ? CheckpointStore.DEFAULT_RETAINED : Integer.parseInt(retained.trim()),
-                Boolean.parseBoolean(String.valueOf(get(StreamingContext.SKIP_MISSED_BATCHES)).trim()),
-                Boolean.parseBoolean(String.valueOf(get(StreamingContext.ALLOW_DROPPING_STATE)).trim()));
+                Boolean.parseBoolean(String.valueOf(get(Settings.SKIP_MISSED_BATCHES)).trim()),
+                Boolean.parseBoolean(String.valueOf(get(Settings.ALLOW_DROPPING_STATE)).trim()));
     }
 }

@@ -47,23 +47,6 @@ import org.apache.spark.SparkConf;
  * }</pre>
  */
 public final class StreamingContext {
-    /** Output operations run at once (across batches); 1 runs batches strictly in order. */
-    public static final String CONCURRENT_JOBS = "sluice.concurrentJobs";
-    /** How long a graceful stop waits for received data to be processed; default 10 batch intervals. */
-    public static final String GRACEFUL_STOP_TIMEOUT = "sluice.gracefulStopTimeout";
-    /** Whether a JVM shutdown stops the context gracefully (default false: it stops at once). */
-    public static final String STOP_GRACEFULLY_ON_SHUTDOWN = "sluice.stopGracefullyOnShutdown";
-    /**
-     * When true, a failed batch is logged and reported to listeners only, and the context goes on; by default
-     * (false) it is also reported to {@link #awaitTermination()}, which then throws, as in Spark Streaming.
-     */
-    public static final String CONTINUE_ON_BATCH_FAILURE = "sluice.continueOnBatchFailure";
-
-    /** Completed batches the Streaming page and the run report keep (default 1000, else Spark Streaming's key). */
-    public static final String UI_RETAINED_BATCHES = "sluice.ui.retainedBatches";
-    /** A file the run report is written to when the context stops (default: none). */
-    public static final String UI_REPORT_FILE = "sluice.ui.reportFile";
-
     private final JavaSparkContext sc;
     private final boolean ownsSparkContext;
     private final Duration batchInterval;
@@ -273,19 +256,13 @@ public final class StreamingContext {
 
     // ---- recovery: getOrCreate (see internal/recovery and the recovery module) ------------------------
 
-    /** How many checkpoints the checkpoint directory keeps (older ones and their state files are deleted). */
-    public static final String RETAINED_CHECKPOINTS = "sluice.checkpoint.retained";
-    /** After a restart, skip the batches missed while the driver was down instead of generating them. */
-    public static final String SKIP_MISSED_BATCHES = "sluice.recovery.skipMissedBatches";
-    /** Start even if saved state or source positions match no operator of the new graph (dropping them). */
-    public static final String ALLOW_DROPPING_STATE = "sluice.recovery.allowDroppingState";
-
     /**
      * The context the application's {@code factory} builds, continuing from the newest usable checkpoint in
      * {@code checkpointDirectory} if there is one. Unlike Spark Streaming, the factory runs on every start, so
      * the application's code may change between runs: saved progress, source positions and state attach to
      * the new graph's operators by their ids ({@code name("...")}, else their position in the graph). Starting
-     * fails, listing them, if saved state matches no operator (unless {@value #ALLOW_DROPPING_STATE} is set).
+     * fails, listing them, if saved state matches no operator (unless {@value Settings#ALLOW_DROPPING_STATE} is
+     * set).
      *
      * <p>While the factory starts Spark, the state of a checkpoint in a local directory is decoded on background
      * threads, for a local-mode context to restore without reading it again; start or stop the context it
@@ -347,7 +324,7 @@ public final class StreamingContext {
 
     /**
      * Stops the context. Gracefully: stop receiving, finish every batch already generated (up to {@value
-     * #GRACEFUL_STOP_TIMEOUT}), then stop; otherwise running jobs are cancelled.
+     * Settings#GRACEFUL_STOP_TIMEOUT}), then stop; otherwise running jobs are cancelled.
      */
     public void stop(boolean stopSparkContext, boolean gracefully) {
         lifecycle.stop(stopSparkContext, gracefully);

@@ -33,7 +33,7 @@ class BatchFailurePolicyTest {
     @Test
     void withContinueOnBatchFailureTheFailureIsOnlyReportedToListeners() throws Exception {
         try (StreamTester t = new StreamTester()) {
-            t.context().conf(StreamingContext.CONTINUE_ON_BATCH_FAILURE, "true");
+            t.context().conf(Settings.CONTINUE_ON_BATCH_FAILURE, "true");
             Collected<Integer> out = t.collect(t.input(INPUT).map(Integer::parseInt));
             List<BatchInfo> batches = t.runBatches(3);
             assertTrue(batches.get(1).failed());

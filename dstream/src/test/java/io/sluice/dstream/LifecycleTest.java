@@ -77,7 +77,7 @@ class LifecycleTest {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch interrupted = new CountDownLatch(1);
         StreamTester t = new StreamTester();
-        t.context().conf(StreamingContext.GRACEFUL_STOP_TIMEOUT, "200ms");
+        t.context().conf(Settings.GRACEFUL_STOP_TIMEOUT, "200ms");
         t.input(List.of(List.of(1))).foreachRDD(rdd -> {
             entered.countDown();
             try {

@@ -151,7 +151,7 @@ class RecoveryTest {
             first.advanceTo(1000);
         }
         try (Run second = new Run(4500, c -> {
-            c.conf(StreamingContext.SKIP_MISSED_BATCHES, "true");
+            c.conf(Settings.SKIP_MISSED_BATCHES, "true");
             offsetsToFiles(c);
         })) {
             assertEquals(List.of(5000L), second.advanceTo(5000));
@@ -193,9 +193,9 @@ class RecoveryTest {
         }));
         assertTrue(e.getMessage().contains("no longer matches the checkpoint"), e.getMessage());
         assertTrue(e.getMessage().contains("'#0-offsetSource' (offsetSource) matches no operator"), e.getMessage());
-        assertTrue(e.getMessage().contains(StreamingContext.ALLOW_DROPPING_STATE), e.getMessage());
+        assertTrue(e.getMessage().contains(Settings.ALLOW_DROPPING_STATE), e.getMessage());
         try (Run allowed = new Run(2000, c -> {
-            c.conf(StreamingContext.ALLOW_DROPPING_STATE, "true");
+            c.conf(Settings.ALLOW_DROPPING_STATE, "true");
             c.generatorStream(10, 3, 1).print();
             offsetsToFiles(c);
         })) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.DStream;
+import io.sluice.dstream.Settings;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.testkit.Collected;
@@ -141,7 +142,7 @@ class DirectStreamTest {
         Map<String, Object> quickTimeout = new java.util.HashMap<>(broker.consumerParams("deleted"));
         quickTimeout.put("default.api.timeout.ms", 3000); // how long the driver waits for a partition's position
         try (StreamTester tester = new StreamTester()) {
-            tester.context().conf(StreamingContext.CONTINUE_ON_BATCH_FAILURE, "true");
+            tester.context().conf(Settings.CONTINUE_ON_BATCH_FAILURE, "true");
             tester.context().conf("sluice.input.badRecords", "fail");
             tester.collect(described(KafkaUtils.createDirectStream(tester.context(),
                     LocationStrategies.PreferConsistent(),
@@ -211,7 +212,7 @@ class DirectStreamTest {
         Map<String, Object> params = new java.util.HashMap<>(broker.consumerParams("badRecords"));
         params.put("value.deserializer", FailingDeserializer.class);
         try (StreamTester tester = new StreamTester()) {
-            tester.context().conf(StreamingContext.CONTINUE_ON_BATCH_FAILURE, "true");
+            tester.context().conf(Settings.CONTINUE_ON_BATCH_FAILURE, "true");
             tester.context().conf("sluice.input.badRecords", "fail");
             tester.collect(described(KafkaUtils.createDirectStream(tester.context(),
                     LocationStrategies.PreferConsistent(),

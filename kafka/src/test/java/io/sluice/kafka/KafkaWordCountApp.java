@@ -2,6 +2,7 @@ package io.sluice.kafka;
 
 import io.sluice.dstream.DStream;
 import io.sluice.dstream.PairDStream;
+import io.sluice.dstream.Settings;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.state.State;
@@ -70,7 +71,7 @@ public final class KafkaWordCountApp {
                     .conf("spark.driver.host", "127.0.0.1")
                     .conf("spark.driver.bindAddress", "127.0.0.1")
                     .conf("spark.streaming.kafka.maxRatePerPartition", String.valueOf(MAX_RATE))
-                    .conf(StreamingContext.GRACEFUL_STOP_TIMEOUT, "120s")
+                    .conf(Settings.GRACEFUL_STOP_TIMEOUT, "120s")
                     .build();
             c.sparkContext().setLogLevel("WARN");
             build(c, bootstrap, out, readUpTo);

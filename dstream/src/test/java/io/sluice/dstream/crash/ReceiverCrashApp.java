@@ -1,6 +1,7 @@
 package io.sluice.dstream.crash;
 
 import io.sluice.dstream.DStream;
+import io.sluice.dstream.Settings;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.source.internal.SourceSettings;
 import java.time.Duration;
@@ -29,8 +30,8 @@ public final class ReceiverCrashApp {
                     .conf("spark.ui.enabled", "false")
                     .conf("spark.driver.host", "127.0.0.1").conf("spark.driver.bindAddress", "127.0.0.1")
                     .conf(SourceSettings.WRITE_AHEAD_LOG, "true")
-                    .conf(StreamingContext.STOP_GRACEFULLY_ON_SHUTDOWN, "true")
-                    .conf(StreamingContext.GRACEFUL_STOP_TIMEOUT, "25s") // under Hadoop's 30 s hook limit
+                    .conf(Settings.STOP_GRACEFULLY_ON_SHUTDOWN, "true")
+                    .conf(Settings.GRACEFUL_STOP_TIMEOUT, "25s") // under Hadoop's 30 s hook limit
                     .build();
             DStream<String> ids = c.receiverStream(new AckingReceiver("127.0.0.1", port)).name("ids");
             ids.saveAsTextFiles(output + "/batch", "txt");

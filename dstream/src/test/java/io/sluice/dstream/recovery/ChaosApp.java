@@ -2,6 +2,7 @@ package io.sluice.dstream.recovery;
 
 import io.sluice.dstream.DStream;
 import io.sluice.dstream.PairDStream;
+import io.sluice.dstream.Settings;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
@@ -54,7 +55,7 @@ public final class ChaosApp {
                     .conf("spark.driver.bindAddress", "127.0.0.1")
                     .conf("spark.default.parallelism", String.valueOf(PARTITIONS))
                     .conf(SourceSettings.WRITE_AHEAD_LOG, "true")
-                    .conf(StreamingContext.GRACEFUL_STOP_TIMEOUT, "300s")
+                    .conf(Settings.GRACEFUL_STOP_TIMEOUT, "300s")
                     .build();
             c.sparkContext().setLogLevel("WARN");
             DStream<String> socket = c.socketTextStream("127.0.0.1", port).name(SOCKET);

@@ -1,6 +1,7 @@
 package io.sluice.dstream.recovery;
 
 import io.sluice.dstream.PairDStream;
+import io.sluice.dstream.Settings;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
@@ -48,7 +49,7 @@ public final class ClusterWordCountApp {
                     .conf("spark.driver.host", "127.0.0.1")
                     .conf("spark.driver.bindAddress", "127.0.0.1")
                     .conf("spark.default.parallelism", String.valueOf(PARTITIONS))
-                    .conf(StreamingContext.GRACEFUL_STOP_TIMEOUT, "120s")
+                    .conf(Settings.GRACEFUL_STOP_TIMEOUT, "120s")
                     .build();
             c.sparkContext().setLogLevel("WARN");
             PairDStream<String, Long> ones = c.generatorStream(RECORDS, KEYS, SEED, PARTITIONS)

@@ -2,6 +2,7 @@ package io.sluice.dstream.recovery;
 
 import io.sluice.testkit.ManualClock;
 import io.sluice.dstream.PairDStream;
+import io.sluice.dstream.Settings;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.state.State;
 import io.sluice.state.StateSpec;
@@ -52,7 +53,7 @@ public final class WordCountApp {
                     .conf("spark.driver.host", "127.0.0.1")
                     .conf("spark.driver.bindAddress", "127.0.0.1")
                     // The last run stops gracefully while catching up on the batches missed while it was down.
-                    .conf(StreamingContext.GRACEFUL_STOP_TIMEOUT, "120s")
+                    .conf(Settings.GRACEFUL_STOP_TIMEOUT, "120s")
                     .build();
             c.sparkContext().setLogLevel("WARN");
             PairDStream<String, Long> ones = c.generatorStream(RECORDS, KEYS, SEED, PARTITIONS)
