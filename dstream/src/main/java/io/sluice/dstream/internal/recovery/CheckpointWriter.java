@@ -19,6 +19,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,8 +30,10 @@ import org.slf4j.LoggerFactory;
  * progress where it is: it is run again after a restart.
  *
  * <p>It observes the scheduler on its event loop and only gathers what the checkpoint says there (cheap, in
- * memory); the file is written by one background thread, in submission order, so the event loop never waits
- * on the file system.
+ * memory); the file is written by one background thread, so the event loop never waits on the file system.
+ * A checkpoint supersedes every older one: when batches complete faster than checkpoints are written (a job
+ * far behind, whose checkpoints carry the positions of every pending batch), only the newest one waiting is
+ * written, and the ones it replaced are dropped, so memory stays bounded however far behind the job is.
  */
 public final class CheckpointWriter implements BatchScheduler.BatchObserver, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointWriter.class);
@@ -46,6 +49,7 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
     private final Set<Time> failed = new HashSet<>();
     private Time lastGenerated;
     private volatile Time lastWritten; // the batch of the newest checkpoint written by this run
+    private final AtomicReference<Checkpoint> waiting = new AtomicReference<>(); // the newest not yet written
 
     /**
      * @param lastCheckpointed the batch of the checkpoint this run recovered from, or null on a first start
@@ -88,8 +92,17 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
             done = generated.pollFirst();
         }
         if (done != null) {
-            Checkpoint checkpoint = checkpointOf(done);
-            io.execute(() -> write(checkpoint));
+            // A write is queued whenever none is waiting; one waiting takes the newer checkpoint instead.
+            if (waiting.getAndSet(checkpointOf(done)) == null) {
+                io.execute(this::writeNewest);
+            }
+        }
+    }
+
+    private void writeNewest() {
+        Checkpoint checkpoint = waiting.getAndSet(null);
+        if (checkpoint != null) {
+            write(checkpoint);
         }
     }
 
