@@ -1,5 +1,6 @@
 package io.sluice.dstream.internal;
 
+import io.sluice.dstream.scheduler.StateOperatorInfo;
 import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import java.time.Duration;
@@ -146,6 +147,14 @@ public abstract class Operator<T> {
 
     /** Hook for operators that keep per-time metadata of their own besides the RDDs. */
     protected void forgetOlderThan(Time oldestKept) {
+    }
+
+    /**
+     * A stateful operator's figures of batch {@code time}, asked once, on the event loop, when the batch has
+     * completed (empty for every other operator, and when the batch did not compute the state).
+     */
+    public Optional<StateOperatorInfo> stateReport(Time time) {
+        return Optional.empty();
     }
 
     public final StreamGraph graph() {

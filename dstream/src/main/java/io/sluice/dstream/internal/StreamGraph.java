@@ -1,5 +1,6 @@
 package io.sluice.dstream.internal;
 
+import io.sluice.dstream.scheduler.StateOperatorInfo;
 import io.sluice.dstream.source.BatchReport;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.JobTags;
@@ -90,6 +91,15 @@ public final class StreamGraph {
         for (InputOperator<?> input : inputs) {
             String name = input.name() != null ? input.name() : input.callSite();
             reports.merge(name, input.report(time), BatchReport::plus);
+        }
+        return reports;
+    }
+
+    /** Each stateful operator's figures of completed batch {@code time}, by stable id, in creation order. */
+    public Map<String, StateOperatorInfo> stateReport(Time time) {
+        Map<String, StateOperatorInfo> reports = new LinkedHashMap<>();
+        for (Operator<?> op : operators) {
+            op.stateReport(time).ifPresent(r -> reports.put(op.stableId(), r));
         }
         return reports;
     }

@@ -16,14 +16,26 @@ import java.util.Map;
  * @param inputReports each input stream's report by the stream's name (its {@code name(...)}, else its call
  *     site; streams of the same name are summed), in the order the streams were created: records, skipped and
  *     repaired records per source
+ * @param stateOperatorInfos each stateful operator's state after the batch, by the operator's stable id, in
+ *     the order the operators were created; known once the batch completed (empty before), and only for the
+ *     operators whose state the batch computed
  */
 public record BatchInfo(Time batchTime, long numRecords, long skippedRecords, long submissionTime,
         long processingStartTime, long processingEndTime, Map<Integer, OutputOperationInfo> outputOperationInfos,
-        Map<String, BatchReport> inputReports) {
+        Map<String, BatchReport> inputReports, Map<String, StateOperatorInfo> stateOperatorInfos) {
 
     public BatchInfo {
         outputOperationInfos = Map.copyOf(outputOperationInfos);
         inputReports = Collections.unmodifiableMap(new LinkedHashMap<>(inputReports));
+        stateOperatorInfos = Collections.unmodifiableMap(new LinkedHashMap<>(stateOperatorInfos));
+    }
+
+    /** A batch without state figures (before it completed, or without stateful operators). */
+    public BatchInfo(Time batchTime, long numRecords, long skippedRecords, long submissionTime,
+            long processingStartTime, long processingEndTime, Map<Integer, OutputOperationInfo> outputOperationInfos,
+            Map<String, BatchReport> inputReports) {
+        this(batchTime, numRecords, skippedRecords, submissionTime, processingStartTime, processingEndTime,
+                outputOperationInfos, inputReports, Map.of());
     }
 
     /**

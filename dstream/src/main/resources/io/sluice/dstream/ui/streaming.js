@@ -34,6 +34,12 @@
     if (ms < 1000) { return Math.round(ms) + ' ms'; }
     return (ms / 1000).toFixed(ms < 10000 ? 2 : 1) + ' s';
   }
+  function size(b) {
+    if (b === null || b === undefined || b < 0) { return '-'; }
+    var units = ['B', 'KB', 'MB', 'GB', 'TB'], i = 0;
+    while (b >= 1024 && i < units.length - 1) { b /= 1024; i++; }
+    return (i === 0 ? b : b.toFixed(b < 10 ? 2 : 1)) + ' ' + units[i];
+  }
   function num(x) { return x === null || x < 0 ? '-' : (Math.round(x * 100) / 100).toLocaleString('en-US'); }
   function batchLink(ms) {
     var href = report ? '#batch=' + ms : uiRoot + '/streaming/batch/?id=' + ms;
@@ -87,12 +93,42 @@
       '<td class="num">' + b.outputOperations + '</td><td class="status ' + esc(b.status) + '">' + esc(b.status) +
       (b.failedOutputOperations > 0 ? ' (' + b.failedOutputOperations + ' failed)' : '') + '</td></tr>';
   }
+  // A state checkpoint: its kind, files, bytes and write time; '-' when the batch wrote none.
+  function checkpointCell(c) {
+    if (!c) { return '<td class="checkpoint">-</td>'; }
+    return '<td class="checkpoint" data-kind="' + esc(c.kind) + '" data-bytes="' + c.bytes + '">' + esc(c.kind) +
+      ': ' + (c.fullFiles + c.deltaFiles) + ' files, ' + size(c.bytes) + ' in ' + dur(c.writeMs) + '</td>';
+  }
+  // One batch's figures of one stateful operator (keys, estimated bytes, timed-out keys, checkpoint).
+  function stateCells(f) {
+    var known = f.reportedPartitions > 0;
+    return '<td class="num keys">' + (known ? f.keys : '-') + '</td><td class="num bytes" data-bytes="' +
+      f.bytes + '">' + (known ? size(f.bytes) : '-') + '</td><td class="num timed-out">' +
+      (known ? f.timedOut : '-') + '</td><td class="num partitions">' + (f.reportedPartitions < f.partitions ?
+      f.reportedPartitions + ' of ' + f.partitions : f.partitions) + '</td>' + checkpointCell(f.checkpoint);
+  }
+  var stateHeads = ['Keys', 'Estimated size', 'Timed out', 'Partitions', 'Checkpoint written'];
+  function stateSection(ops) {
+    if (!ops || !ops.length) { return ''; }
+    return '<h4>State</h4>' + ops.map(function (o, i) {
+      var l = o.latest, c = o.lastCheckpoint;
+      return '<div class="state-operator" data-operator="' + esc(o.id) + '"><b>' + esc(o.id) + '</b> (' +
+        esc(o.callSite) + '): ' + (l ? '<span class="state-keys">' + l.keys +
+        '</span> keys, about ' + size(l.bytes) + ' after batch ' + batchLink(l.batchTime) : 'no batch yet') +
+        '; last checkpoint: ' + (c ? esc(c.kind) + ', ' + size(c.bytes) + ' in ' + dur(c.writeMs) + ' (batch ' +
+        batchLink(c.batchTime) + ')' : 'none') + '.<br>' + timeline(o.series.batchTime, o.series.keys, 'keys') +
+        table('sluice-state-' + i, ['Batch time'].concat(stateHeads), o.history.map(function (f) {
+          return '<tr data-batch="' + f.batchTime + '"><td>' + batchLink(f.batchTime) + '</td>' + stateCells(f) +
+            '</tr>';
+        })) + '</div>';
+    }).join('');
+  }
   var batchHeads = ['Batch time', 'Records', 'Input rate (records/s)', 'Scheduling delay', 'Processing time',
     'Total delay', 'Output ops', 'Status'];
 
   function overview() {
     return Promise.all([load('statistics'), load('receivers'), load('batches?status=active'),
-      load('batches?status=completed&page=' + page), load('operators')]).then(function (r) {
+      load('batches?status=completed&page=' + page), load('operators'), load('state')]).then(function (r) {
       var s = r[0], sources = r[1], active = r[2], done = r[3], ops = r[4], x = s.series.batchTime;
       var html = '<div class="summary" id="sluice-summary">Batches of <b>' + dur(s.batchIntervalMs) +
         '</b> since ' + esc(time(s.startTime)) + ': <b id="sluice-completed-count">' + s.completedBatches +
@@ -119,6 +155,7 @@
             '<td class="num">' + src.reconnects + '</td><td>' + (src.lastError ? esc(time(src.lastErrorTime)) +
             ': ' + esc(src.lastError) : '') + '</td></tr>';
         }));
+      html += stateSection(r[5]);
       html += '<h4>Active batches (' + active.total + ')</h4>' + table('sluice-active', batchHeads,
         active.batches.map(batchRow));
       var pages = Math.max(1, Math.ceil(done.total / done.size));
@@ -161,6 +198,12 @@
             '</td><td class="' + (o.failureReason ? 'failed' : '') + '">' + (o.failureReason ?
             esc(o.failureReason) : o.endTime >= 0 ? 'succeeded' : 'running') + '</td></tr>';
         }));
+      if (b.state && b.state.length) {
+        html += '<h4>State</h4>' + table('sluice-batch-state', ['Operator'].concat(stateHeads),
+          b.state.map(function (f) {
+            return '<tr data-operator="' + esc(f.id) + '"><td>' + esc(f.id) + '</td>' + stateCells(f) + '</tr>';
+          }));
+      }
       html += '<h4>Spark jobs</h4>' + table('sluice-jobs', ['Job', 'Description'], b.jobs.map(function (j) {
         return '<tr><td>' + (report ? j.id : '<a href="' + uiRoot + '/jobs/job/?id=' + j.id + '">' + j.id +
           '</a>') + '</td><td>' + esc(j.description) + '</td></tr>';

@@ -386,6 +386,11 @@ final class KeyArena {
         return -1;
     }
 
+    /** Bytes of the column's arrays (a reference at 4 bytes, compressed oops); key objects are not counted. */
+    long arrayBytes() {
+        return refs != null ? 5L * refs.length + arena.length : 4L * keys.length;
+    }
+
     /** Empties every slot, keeping the capacity. */
     void clear() {
         if (refs != null) {

@@ -130,6 +130,11 @@ final class SlotValues {
         }
     }
 
+    /** Bytes of the columns' arrays (a reference at 4 bytes); boxed value objects are not counted. */
+    long arrayBytes() {
+        return 8L * meta.length + (objects == null ? 0 : 4L * objects.length);
+    }
+
     /** Drops every value reference, keeping the capacity. */
     void clear() {
         if (objects != null) {

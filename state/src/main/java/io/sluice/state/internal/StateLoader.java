@@ -102,7 +102,7 @@ public final class StateLoader<K, S> {
             }
             index = TimeoutIndex.fromTimes(byTime);
         }
-        return new StateVersion<>(batchTime, table, null, table.size(), changes, timed, index, null,
+        return new StateVersion<>(batchTime, table, null, table.size(), changes, 0, timed, index, null,
                 removalsKnownSince);
     }
 }

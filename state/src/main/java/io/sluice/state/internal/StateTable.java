@@ -231,6 +231,47 @@ public final class StateTable {
         return keys.nextSlot(from);
     }
 
+    /**
+     * The memory this table holds, estimated cheaply: its arrays from their lengths, plus, where keys or values
+     * are objects, their number times the mean size (Spark's {@code SizeEstimator}) of a few evenly spaced ones.
+     * Costs a handful of estimates whatever the size, never a pass over the entries.
+     */
+    public long estimatedBytes() {
+        long bytes = keys.arrayBytes() + values.arrayBytes();
+        if (!keys.inArena()) {
+            bytes += size * meanObjectBytes(true);
+        }
+        if (!values.isUnboxed()) {
+            bytes += size * meanObjectBytes(false);
+        }
+        return bytes;
+    }
+
+    /** The mean size of a key as an object (an arena key is made into a String to be sized), or 0 if empty. */
+    long meanKeyObjectBytes() {
+        return meanObjectBytes(true);
+    }
+
+    private long meanObjectBytes(boolean ofKeys) {
+        final int samples = 8;
+        long sum = 0;
+        int sized = 0;
+        int last = -1;
+        for (int i = 0; i < samples && size > 0; i++) {
+            int slot = nextSlot((int) ((long) capacity() * i / samples));
+            if (slot < 0 || slot == last) {
+                continue;
+            }
+            last = slot;
+            Object o = ofKeys ? keys.keyAt(slot) : values.valueAt(slot);
+            if (o != null) { // a delta's removal has no value
+                sum += org.apache.spark.util.SizeEstimator.estimate(o);
+                sized++;
+            }
+        }
+        return sized == 0 ? 0 : sum / sized;
+    }
+
     /** Drops all entries, keeping the capacity. */
     public void clear() {
         keys.clear();

@@ -24,18 +24,20 @@ public final class StateVersion<K, S> {
     final StateTable delta;
     final int size;
     final int changes;
+    final int timedOut;
     final boolean timed;
     final TimeoutIndex timeouts;
     final RemovalLog removals;
     final long removalsKnownSince;
 
-    StateVersion(long batchTime, StateTable base, StateTable delta, int size, int changes, boolean timed,
-            TimeoutIndex timeouts, RemovalLog removals, long removalsKnownSince) {
+    StateVersion(long batchTime, StateTable base, StateTable delta, int size, int changes, int timedOut,
+            boolean timed, TimeoutIndex timeouts, RemovalLog removals, long removalsKnownSince) {
         this.batchTime = batchTime;
         this.base = base;
         this.delta = delta;
         this.size = size;
         this.changes = changes;
+        this.timedOut = timedOut;
         this.timed = timed;
         this.timeouts = timeouts;
         this.removals = removals;
@@ -44,7 +46,7 @@ public final class StateVersion<K, S> {
 
     /** No keys, before the first batch at {@code batchTime}; {@code timed} when the operator has a timeout. */
     public static <K, S> StateVersion<K, S> empty(long batchTime, boolean timed) {
-        return new StateVersion<>(batchTime, new StateTable(0), null, 0, 0, timed, TimeoutIndex.EMPTY, null,
+        return new StateVersion<>(batchTime, new StateTable(0), null, 0, 0, 0, timed, TimeoutIndex.EMPTY, null,
                 Long.MIN_VALUE);
     }
 
@@ -66,6 +68,26 @@ public final class StateVersion<K, S> {
     /** Keys the batch that made this version changed (a write counts once per record). */
     public int changes() {
         return changes;
+    }
+
+    /** Keys the batch that made this version timed out (0 without a timeout, and for a loaded state). */
+    public int timedOut() {
+        return timedOut;
+    }
+
+    /**
+     * The memory of the whole state as of this version, estimated cheaply (see {@link
+     * StateTable#estimatedBytes}): base and delta tables, and the timeout index (a reference per entry, and in
+     * the arena layout the key object it holds). The base is counted although earlier versions share it.
+     */
+    public long estimatedBytes() {
+        long bytes = base.estimatedBytes() + (delta == null ? 0 : delta.estimatedBytes());
+        long references = timeouts.references();
+        if (references > 0) {
+            StateTable sample = base.size() > 0 || delta == null ? base : delta;
+            bytes += references * (4 + (sample.keysInArena() ? sample.meanKeyObjectBytes() : 0));
+        }
+        return bytes;
     }
 
     /** Entries held by the delta table (0 when this version is fully compacted); for tests and metrics. */

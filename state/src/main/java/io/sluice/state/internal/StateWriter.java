@@ -28,6 +28,7 @@ public final class StateWriter<K, S> {
     private Object[] removed = new Object[16];
     private int removedCount;
     private int firedBuckets;
+    private int timedOut;
 
     private int slot;
     private int baseSlot;
@@ -203,6 +204,7 @@ public final class StateWriter<K, S> {
                 if (exists && lastUpdate == bucketTime) {
                     handler.timingOut((K) key, (S) value);
                     remove(key);
+                    timedOut++;
                 }
             }
         }
@@ -247,6 +249,7 @@ public final class StateWriter<K, S> {
             }
             log = rebuilt;
         }
-        return new StateVersion<>(time, newBase, newDelta, size, changes, timed, index, log, knownSince);
+        return new StateVersion<>(time, newBase, newDelta, size, changes, timedOut, timed, index, log,
+                knownSince);
     }
 }

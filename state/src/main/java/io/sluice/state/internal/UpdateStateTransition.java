@@ -58,7 +58,7 @@ public final class UpdateStateTransition<K, V, S> implements Serializable {
                 changes++;
             }
         }
-        return new StateVersion<>(batchTime, next, null, next.size(), changes, false, TimeoutIndex.EMPTY, null,
+        return new StateVersion<>(batchTime, next, null, next.size(), changes, 0, false, TimeoutIndex.EMPTY, null,
                 batchTime);
     }
 

@@ -129,6 +129,8 @@ class MapWithStateTransitionTest {
             // data records come first, in order
             int data = (int) expected.stream().filter(s -> !s.contains("timed out")).count();
             assertEquals(expected.subList(0, data), first.mapped().subList(0, data), "record order, batch " + b);
+            assertEquals(expected.size() - data, first.state().timedOut(), "keys timed out in batch " + b);
+            assertEquals(expectedState.size(), first.state().size(), "keys after batch " + b);
             sawDelta |= first.state().deltaEntries() > 0;
             version = first.state();
         }

@@ -6,9 +6,11 @@ import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.OperatorException;
 import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.dstream.internal.state.StatefulOperator;
+import io.sluice.dstream.scheduler.StateCheckpointInfo;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.JobTags;
 import io.sluice.recovery.internal.StateCheckpoint;
+import io.sluice.recovery.internal.StateFile;
 import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.checkpoint.StateCheckpointing;
 import java.util.List;
@@ -19,7 +21,7 @@ import org.apache.spark.api.java.JavaRDD;
  * Writes one stateful operator's state checkpoints, observing the batches: at the operator's checkpoint times
  * (every ten slides by default) the operator plans the checkpoint as it computes the batch's state (it was
  * built with the {@link StateCheckpointing}, see {@link CheckpointedStart}), and the batch runs one more job
- * after its outputs, which writes the files.
+ * after its outputs, which writes the files, and hands the operator what it wrote and how long it took.
  */
 final class StateCheckpointer<K, S> implements StateCheckpoints, BatchScheduler.BatchObserver {
     private static final String KIND = "checkpointState";
@@ -63,12 +65,26 @@ final class StateCheckpointer<K, S> implements StateCheckpoints, BatchScheduler.
         versions.ifPresent(v -> v.setName(callSite + " @ " + time.milliseconds()));
         return versions.map(v -> List.of(new Job(time, jobId, KIND, callSite, () -> {
             try {
-                checkpoints.write(v, time);
+                // Wall time, not the context's clock: a manual or replay clock stands still during a batch.
+                long started = System.nanoTime();
+                List<StateFile> written = checkpoints.write(v, time);
+                long millis = (System.nanoTime() - started) / 1_000_000;
+                op.checkpointWritten(time, figures(written, millis));
             } catch (OperatorException e) {
                 throw e;
             } catch (Exception e) {
                 throw new OperatorException(callSite, time, e);
             }
         }))).orElse(List.of());
+    }
+
+    private static StateCheckpointInfo figures(List<StateFile> written, long millis) {
+        int full = 0;
+        long bytes = 0;
+        for (StateFile f : written) {
+            full += f.full() ? 1 : 0;
+            bytes += f.length();
+        }
+        return new StateCheckpointInfo(full, written.size() - full, bytes, millis);
     }
 }

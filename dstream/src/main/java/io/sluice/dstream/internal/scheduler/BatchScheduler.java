@@ -6,6 +6,7 @@ import io.sluice.dstream.Clock;
 import io.sluice.rdd.Time;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.OutputOperationInfo;
+import io.sluice.dstream.scheduler.StateOperatorInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.dstream.source.BatchReport;
 import io.sluice.rdd.internal.Deadline;
@@ -313,6 +314,7 @@ public final class BatchScheduler {
             run.input = graph.inputReport(run.time);
         }
         try {
+            run.state = graph.stateReport(run.time); // what the tasks that computed the state reported
             boolean failed = run.outputs.values().stream().anyMatch(o -> o.failureReason() != null);
             for (BatchObserver observer : observers) {
                 if (failed) {
@@ -335,6 +337,7 @@ public final class BatchScheduler {
         final Time time;
         final long submitted;
         Map<String, BatchReport> input;
+        Map<String, StateOperatorInfo> state = Map.of(); // known once the batch completed
         final Map<Integer, OutputOperationInfo> outputs = new LinkedHashMap<>();
         int remaining;
         long processingStart = -1;
@@ -354,7 +357,7 @@ public final class BatchScheduler {
         BatchInfo info() {
             BatchReport total = BatchReport.sum(input.values());
             return new BatchInfo(time, total.records(), total.skipped(), submitted, processingStart, processingEnd,
-                    outputs, input);
+                    outputs, input, state);
         }
     }
 }

@@ -7,6 +7,8 @@ import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.RddSeries;
 import io.sluice.dstream.internal.StateStart;
+import io.sluice.dstream.scheduler.StateCheckpointInfo;
+import io.sluice.dstream.scheduler.StateOperatorInfo;
 import io.sluice.rdd.internal.Exchange;
 import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.KeyGroupPartitioner;
@@ -48,6 +50,10 @@ import scala.Tuple2;
  * partition); the {@link StateStart} it is built with gives the state a restart restored, and plans the state
  * checkpoints, from which the next batch's state is then computed (the lineage cut).
  *
+ * <p>The tasks that compute a batch's state report its figures (keys, estimated bytes, timed-out keys) per
+ * partition, and the batch's checkpoint job what it wrote ({@link StateFigures}); the scheduler takes them when
+ * the batch completes ({@link #stateReport}), for its {@code BatchInfo}.
+ *
  * @param <R> the state RDD's partition record
  * @param <T> the output record
  */
@@ -71,6 +77,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     private final NavigableMap<Time, JavaRDD<StateVersion<K, S>>> bases = new ConcurrentSkipListMap<>();
     private Serializer shuffleSerializer;
     private boolean shuffleSerializerChosen;
+    private final StateFigures figures;
 
     protected StatefulOperator(Config config, KeyGroupPartitioner partitioner, JavaPairRDD<K, S> initialState) {
         super(config);
@@ -79,6 +86,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         this.parent = p;
         this.configured = partitioner;
         this.initialState = initialState;
+        this.figures = new StateFigures(config.graph().sparkContext().sc(), stableId());
         StateStart<K, S> start = config.plan().stateOf(stableId(), kind(), describe(), partitioner, slide());
         this.planner = start.planner();
         if (start.restored() != null) { // in the checkpoint's layout: the first batch moves it if that differs
@@ -180,7 +188,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         @SuppressWarnings("unchecked")
         StateRDD<Object, Tuple2<K, V>, R> rdd = new StateRDD<>(
                 previous == null ? null : (org.apache.spark.rdd.RDD<Object>) previous.rdd(),
-                exchange.rdd(), partitioner, transition(time));
+                exchange.rdd(), partitioner, figures.reporting(transition(time), time));
         JavaRDD<R> state = new JavaRDD<>(rdd, ClassTags.any());
         state.setName(describe() + " state @ " + time.milliseconds());
         states.add(time, state, StorageLevel.MEMORY_ONLY(), isCheckpointTime(time) && planner == null);
@@ -278,10 +286,22 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
             }
         }
         old.clear();
+        figures.forgetThrough(oldestKept);
         Time layoutKept = layouts.floorKey(oldestKept);
         if (layoutKept != null) {
             layouts.headMap(layoutKept, false).clear();
         }
+    }
+
+    /** The figures the tasks reported for completed batch {@code time}, and its state checkpoint if it wrote one. */
+    @Override
+    public final Optional<StateOperatorInfo> stateReport(Time time) {
+        return figures.take(time, layoutAt(time).numPartitions());
+    }
+
+    /** The batch's checkpoint job wrote the state of {@code time}; the batch's figures include it. */
+    public final void checkpointWritten(Time time, StateCheckpointInfo checkpoint) {
+        figures.checkpointWritten(time, checkpoint);
     }
 
     /** State RDDs currently kept, for tests and diagnostics. */

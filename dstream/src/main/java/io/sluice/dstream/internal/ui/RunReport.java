@@ -16,6 +16,7 @@ final class RunReport {
                 .key("statistics").raw(json.statistics())
                 .key("receivers").raw(json.receivers())
                 .key("operators").raw(json.operators())
+                .key("state").raw(json.state())
                 .key("batches?status=active").raw(json.batches(true, 1, StatusJson.PAGE_SIZE));
         int pages = Math.max(1, (status.completedRetained() + StatusJson.PAGE_SIZE - 1) / StatusJson.PAGE_SIZE);
         for (int page = 1; page <= pages; page++) {

@@ -16,7 +16,8 @@ import java.util.function.Supplier;
  * ({@code /streaming/statistics}, {@code /batches}, {@code /receivers}): {@code statistics} (totals, averages
  * and the charts' series over the retained window, checkpoint progress), {@code batches?status=&page=&size=}
  * (newest first), {@code batches/<ms>} (one batch: inputs, output operations, Spark jobs), {@code receivers}
- * (every source: status, rate, rate limit, reconnects, last error) and {@code operators} (the graph).
+ * (every source: status, rate, rate limit, reconnects, last error), {@code operators} (the graph) and {@code
+ * state} (per stateful operator: keys, estimated bytes, timeouts, checkpoints; a batch's document has its own).
  */
 public final class StatusJson {
     public static final int PAGE_SIZE = 25;
@@ -55,6 +56,8 @@ public final class StatusJson {
             return Optional.of(receivers());
         } else if (path.equals("operators")) {
             return Optional.of(operators());
+        } else if (path.equals("state")) {
+            return Optional.of(state());
         }
         return Optional.empty();
     }
@@ -184,7 +187,9 @@ public final class StatusJson {
         for (StreamingStatus.SparkJob job : batch.jobs()) {
             j.object().field("id", job.id()).field("description", job.description()).end();
         }
-        return j.end().end().toString();
+        j.end();
+        StateJson.batchState(j, b);
+        return j.end().toString();
     }
 
     public String receivers() {
@@ -219,6 +224,11 @@ public final class StatusJson {
             j.end().end();
         }
         return j.end().toString();
+    }
+
+    /** Per stateful operator: newest figures and checkpoint, a short history, series over the window. */
+    public String state() {
+        return StateJson.state(status, graph);
     }
 
     public String operators() {

@@ -3,18 +3,21 @@ package io.sluice.dstream.internal.ui;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import io.sluice.dstream.scheduler.BatchInfo;
+import io.sluice.dstream.scheduler.StateCheckpointInfo;
+import io.sluice.dstream.scheduler.StateOperatorInfo;
 import io.sluice.dstream.source.BatchReport;
 import io.sluice.rdd.Time;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * The gauges Sluice registers in Spark's metrics system (source {@code <app name>.StreamingMetrics}, as Spark
  * Streaming's): batch counts and records, the last completed batch's and the retained window's average delays,
- * per source its last input rate and rate limit, and checkpoint progress. Every gauge reads {@link
- * StreamingStatus} when a sink polls it.
+ * per source its last input rate and rate limit, checkpoint progress, and per stateful operator its keys, bytes
+ * and last state checkpoint. Every gauge reads {@link StreamingStatus} when a sink polls it.
  */
 final class StreamingMetrics {
     private StreamingMetrics() {
@@ -48,7 +51,36 @@ final class StreamingMetrics {
                 gauge(r, prefix + ".rateLimit", () -> s.rateLimit().orElse(-1));
             }
         }
+        for (GraphView.OperatorView op : graph.operators()) {
+            if (op.stateful()) {
+                state(r, status, op.id());
+            }
+        }
         return r;
+    }
+
+    /**
+     * A stateful operator's gauges: keys, estimated bytes and timed-out keys of the newest batch that reported
+     * them, and the newest checkpoint's write time and bytes (-1 until known).
+     */
+    private static void state(MetricRegistry r, StreamingStatus status, String id) {
+        String prefix = "state." + MetricRegistry.name(sanitize(id));
+        gauge(r, prefix + ".keys", () -> latest(status, id, StateOperatorInfo::numKeys));
+        gauge(r, prefix + ".bytes", () -> latest(status, id, StateOperatorInfo::estimatedBytes));
+        gauge(r, prefix + ".timedOutKeys", () -> latest(status, id, StateOperatorInfo::timedOutKeys));
+        gauge(r, prefix + ".lastCheckpointDurationMs", () -> lastCheckpoint(status, id).map(
+                StateCheckpointInfo::writeMillis).orElse(-1L));
+        gauge(r, prefix + ".lastCheckpointBytes", () -> lastCheckpoint(status, id).map(
+                StateCheckpointInfo::bytesWritten).orElse(-1L));
+    }
+
+    private static long latest(StreamingStatus status, String id, ToLongFunction<StateOperatorInfo> f) {
+        StateOperatorInfo s = status.latestState().get(id);
+        return s == null || s.reportedPartitions() == 0 ? -1 : f.applyAsLong(s);
+    }
+
+    private static Optional<StateCheckpointInfo> lastCheckpoint(StreamingStatus status, String id) {
+        return Optional.ofNullable(status.latestStateCheckpoints().get(id)).map(StateOperatorInfo::checkpoint);
     }
 
     /** Metric names are dot-separated paths; an id such as {@code #0-queueStream} keeps only safe characters. */

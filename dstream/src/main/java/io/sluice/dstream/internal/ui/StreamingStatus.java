@@ -1,6 +1,7 @@
 package io.sluice.dstream.internal.ui;
 
 import io.sluice.dstream.scheduler.BatchInfo;
+import io.sluice.dstream.scheduler.StateOperatorInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.rdd.Time;
 import java.util.ArrayDeque;
@@ -16,8 +17,10 @@ import java.util.TreeMap;
 /**
  * What the Streaming page, the JSON endpoints, the metrics and the run report show: the batches a listener
  * heard of (active ones, and the newest {@code retainedBatches} completed ones), all-time totals, the
- * receivers' events, and the Spark jobs each batch ran. Fed on the listener thread (and Spark's listener bus for
- * jobs), read by the UI's threads: every access holds this object's lock, and readers get copies.
+ * receivers' events, the Spark jobs each batch ran, and each stateful operator's newest figures and checkpoint
+ * (kept apart from the window, so a checkpoint older than the retained batches is still shown). Fed on the
+ * listener thread (and Spark's listener bus for jobs), read by the UI's threads: every access holds this
+ * object's lock, and readers get copies.
  */
 public final class StreamingStatus implements StreamingListener {
     /** One Spark job a batch ran, tagged by the engine with the batch and the operator (its description). */
@@ -42,6 +45,9 @@ public final class StreamingStatus implements StreamingListener {
     private final ArrayDeque<BatchInfo> completed = new ArrayDeque<>(); // oldest first
     private final Map<Long, List<SparkJob>> jobs = new LinkedHashMap<>();
     private final Map<String, Receiver> receivers = new LinkedHashMap<>();
+    /** Per stateful operator: its figures in the newest completed batch that had any, and its newest checkpoint. */
+    private final Map<String, StateOperatorInfo> latestState = new LinkedHashMap<>();
+    private final Map<String, StateOperatorInfo> latestStateCheckpoint = new LinkedHashMap<>();
     private long startTime = -1;
     private long completedCount;
     private long failedCount;
@@ -85,6 +91,14 @@ public final class StreamingStatus implements StreamingListener {
             failedCount++;
         }
         totalRecords += info.numRecords();
+        for (StateOperatorInfo state : info.stateOperatorInfos().values()) {
+            if (state.reportedPartitions() > 0) {
+                newest(latestState, state);
+            }
+            if (state.checkpoint() != null) {
+                newest(latestStateCheckpoint, state);
+            }
+        }
         lastCompletedBatch = Math.max(lastCompletedBatch, info.batchTime().milliseconds());
         while (completed.size() > retainedBatches) {
             completed.removeFirst();
@@ -117,6 +131,20 @@ public final class StreamingStatus implements StreamingListener {
             return; // a job of a batch no longer shown
         }
         jobs.computeIfAbsent(batchMillis, t -> new ArrayList<>()).add(new SparkJob(jobId, description));
+    }
+
+    private static void newest(Map<String, StateOperatorInfo> latest, StateOperatorInfo state) {
+        latest.merge(state.operatorId(), state, (old, now) -> now.batchTime().isBefore(old.batchTime()) ? old : now);
+    }
+
+    /** Per stateful operator (stable id), its figures in the newest completed batch whose tasks reported any. */
+    public synchronized Map<String, StateOperatorInfo> latestState() {
+        return Map.copyOf(latestState);
+    }
+
+    /** Per stateful operator (stable id), the figures of the newest completed batch that wrote its checkpoint. */
+    public synchronized Map<String, StateOperatorInfo> latestStateCheckpoints() {
+        return Map.copyOf(latestStateCheckpoint);
     }
 
     /** Once the window is full: the oldest retained batch (completion order is batch order, but for retries). */

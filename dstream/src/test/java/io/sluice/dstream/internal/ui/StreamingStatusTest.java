@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.OutputOperationInfo;
+import io.sluice.dstream.scheduler.StateCheckpointInfo;
+import io.sluice.dstream.scheduler.StateOperatorInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.dstream.source.BatchReport;
 import io.sluice.rdd.Time;
@@ -15,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The page's model over a long run: 10,000 completed batches keep the retained window bounded
- * ({@code sluice.ui.retainedBatches}), the totals exact, the pages newest first, and every endpoint fast.
+ * ({@code sluice.ui.retainedBatches}), the totals exact, the pages newest first, and every endpoint fast. And
+ * the stateful operators' figures as the {@code state} endpoint and a batch's document give them.
  */
 class StreamingStatusTest {
     private static BatchInfo batch(long t, long records, boolean failed) {
@@ -60,5 +63,62 @@ class StreamingStatusTest {
         String[] times = stats.substring(from, stats.indexOf(']', from)).split(",");
         assertEquals(1000, times.length, "a thousand points per series");
         assertEquals("9001000", times[0]);
+    }
+
+    /** A completed batch of a job with one stateful operator, "counts", with its figures (and checkpoint). */
+    private static BatchInfo stateBatch(long t, long keys, long timedOut, StateCheckpointInfo checkpoint) {
+        BatchInfo plain = batch(t, 1, false);
+        StateOperatorInfo state = new StateOperatorInfo("counts", new Time(t), keys, keys * 100, timedOut, 2, 2,
+                checkpoint);
+        return new BatchInfo(plain.batchTime(), plain.numRecords(), 0, t, t + 5, t + 25,
+                plain.outputOperationInfos(), plain.inputReports(), Map.of("counts", state));
+    }
+
+    @Test
+    void theStateEndpointShowsTheNewestFiguresTheLastCheckpointAndAShortHistory() {
+        StreamingStatus status = new StreamingStatus(100);
+        StateCheckpointInfo full = new StateCheckpointInfo(2, 0, 4096, 12);
+        StateCheckpointInfo delta = new StateCheckpointInfo(0, 2, 300, 3);
+        for (long i = 1; i <= 12; i++) {
+            StateCheckpointInfo c = i == 2 ? full : i % 2 == 0 ? delta : null;
+            BatchInfo b = stateBatch(i * 1000, 10 * i, i == 4 ? 3 : 0, c);
+            status.onBatchSubmitted(new StreamingListener.BatchSubmitted(b));
+            status.onBatchCompleted(new StreamingListener.BatchCompleted(b));
+        }
+        GraphView graph = new GraphView(List.of(
+                new GraphView.OperatorView("#0-queueStream", "queueStream", null, "queueStream at Job.java:2",
+                        List.of(), true, false, List.of()),
+                new GraphView.OperatorView("counts", "mapWithState", "counts", "mapWithState at Job.java:3",
+                        List.of("#0-queueStream"), false, true, List.of())), List.of());
+        StatusJson json = new StatusJson(status, graph, 1000, new io.sluice.testkit.ManualClock(20_000L),
+                Optional::empty);
+        String state = json.get("state", Map.of()).orElseThrow();
+        assertTrue(state.startsWith("[{\"id\":\"counts\",\"kind\":\"mapWithState\",\"name\":\"counts\","
+                + "\"callSite\":\"mapWithState at Job.java:3\",\"latest\":{\"id\":\"counts\",\"batchTime\":12000,"
+                + "\"keys\":120,\"bytes\":12000,\"timedOut\":0,\"reportedPartitions\":2,\"partitions\":2,"
+                + "\"checkpoint\":{\"kind\":\"delta\",\"fullFiles\":0,\"deltaFiles\":2,\"bytes\":300,\"writeMs\":3}},"
+                + "\"lastCheckpoint\":{\"batchTime\":12000,\"kind\":\"delta\",\"fullFiles\":0,\"deltaFiles\":2,"
+                + "\"bytes\":300,\"writeMs\":3},\"history\":[{\"id\":\"counts\",\"batchTime\":12000,"), state);
+        assertEquals(StateJson.HISTORY, count(state.substring(state.indexOf("\"history\"")), "\"id\":\"counts\""),
+                "the history holds the newest batches only");
+        assertTrue(state.endsWith("\"series\":{\"batchTime\":[1000,2000,3000,4000,5000,6000,7000,8000,9000,10000,"
+                + "11000,12000],\"keys\":[10,20,30,40,50,60,70,80,90,100,110,120],\"bytes\":[1000,2000,3000,4000,"
+                + "5000,6000,7000,8000,9000,10000,11000,12000]}}]"), state);
+        String batch4 = json.get("batches/4000", Map.of()).orElseThrow();
+        assertTrue(batch4.endsWith(",\"state\":[{\"id\":\"counts\",\"batchTime\":4000,\"keys\":40,\"bytes\":4000,"
+                + "\"timedOut\":3,\"reportedPartitions\":2,\"partitions\":2,\"checkpoint\":{\"kind\":\"delta\","
+                + "\"fullFiles\":0,\"deltaFiles\":2,\"bytes\":300,\"writeMs\":3}}]}"), batch4);
+        String batch2 = json.get("batches/2000", Map.of()).orElseThrow();
+        assertTrue(batch2.contains("\"checkpoint\":{\"kind\":\"full\",\"fullFiles\":2,\"deltaFiles\":0,"
+                + "\"bytes\":4096,\"writeMs\":12}"), batch2);
+        assertTrue(json.get("batches/3000", Map.of()).orElseThrow().contains("\"checkpoint\":null"));
+    }
+
+    private static int count(String s, String part) {
+        int n = 0;
+        for (int i = s.indexOf(part); i >= 0; i = s.indexOf(part, i + 1)) {
+            n++;
+        }
+        return n;
     }
 }

@@ -166,8 +166,11 @@ public final class StateCheckpointing<K, S> {
         return new Plan(partitions, last == null ? null : last.getValue(), since);
     }
 
-    /** The checkpoint job of batch {@code time}: writes every partition's file, then records the new chain. */
-    public void write(JavaRDD<StateVersion<K, S>> versions, Time time) throws IOException {
+    /**
+     * The checkpoint job of batch {@code time}: writes every partition's file, then records the new chain.
+     * Returns the files written (one per partition: a snapshot or a delta), for the batch's figures.
+     */
+    public List<StateFile> write(JavaRDD<StateVersion<K, S>> versions, Time time) throws IOException {
         Plan plan = plans.remove(time);
         if (plan == null) {
             throw new IllegalStateException("no checkpoint plan for " + name + " at " + time);
@@ -188,6 +191,7 @@ public final class StateCheckpointing<K, S> {
         while (complete.size() > KEPT) {
             complete.pollFirstEntry();
         }
+        return written;
     }
 
     private static <K, S> JavaRDD<StateVersion<K, S>> versions(RestoredStateRDD<K, S> rdd) {

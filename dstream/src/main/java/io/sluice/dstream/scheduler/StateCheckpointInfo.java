@@ -1,0 +1,24 @@
+package io.sluice.dstream.scheduler;
+
+/**
+ * The state checkpoint of one stateful operator that a batch wrote: one file per state partition, each a full
+ * snapshot or a delta of the changes since the previous checkpoint.
+ *
+ * @param fullFiles partitions written as full snapshots
+ * @param deltaFiles partitions written as deltas
+ * @param bytesWritten the files' bytes, all partitions
+ * @param writeMillis how long the checkpoint's job took (wall time), from the start of the write to the last file
+ */
+public record StateCheckpointInfo(int fullFiles, int deltaFiles, long bytesWritten, long writeMillis) {
+    public StateCheckpointInfo {
+        if (fullFiles < 0 || deltaFiles < 0 || bytesWritten < 0 || writeMillis < 0) {
+            throw new IllegalArgumentException("invalid state checkpoint figures: " + fullFiles + " full, "
+                    + deltaFiles + " delta files, " + bytesWritten + " bytes, " + writeMillis + " ms");
+        }
+    }
+
+    /** "full" when every partition was written as a snapshot, "delta" when every one as a delta, else "mixed". */
+    public String kind() {
+        return deltaFiles == 0 ? "full" : fullFiles == 0 ? "delta" : "mixed";
+    }
+}
