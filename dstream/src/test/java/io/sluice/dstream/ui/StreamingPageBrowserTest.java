@@ -7,9 +7,12 @@ import io.sluice.dstream.DStream;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.receiver.Receiver;
 import io.sluice.dstream.scheduler.BatchInfo;
+import io.sluice.dstream.scheduler.StateOperatorInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.dstream.testing.ReceiverEvents;
 import io.sluice.rdd.internal.SparkContexts;
+import io.sluice.state.State;
+import io.sluice.state.StateSpec;
 import io.sluice.testkit.ManualClock;
 import java.io.File;
 import java.nio.file.Files;
@@ -25,10 +28,12 @@ import java.util.logging.Level;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext$;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.Optional;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -37,6 +42,8 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import scala.Tuple2;
 
 /**
  * The Streaming page in a real browser (Debian's headless chromium through chromedriver): a job runs six batches
@@ -88,6 +95,11 @@ class StreamingPageBrowserTest {
                 rdd.count();
                 clock.advance(Duration.ofMillis(40 * (time.milliseconds() / 1000)));
             });
+            // A stateful operator: the page's State section shows its keys per batch (50 words: 50 keys).
+            words.mapToPair(w -> new Tuple2<>(w, 1L)).mapWithState(StateSpec.function(
+                    StreamingPageBrowserTest::count)).name("counts").foreachRDD(rdd -> {
+                        rdd.count();
+                    });
             ssc.receiverStream(new ThreeRecords()).count().foreachRDD(rdd -> {
                 rdd.collect();
             });
@@ -144,6 +156,19 @@ class StreamingPageBrowserTest {
             }
             assertEquals(String.valueOf(BATCHES), browser.findElement(By.id("sluice-completed-count")).getText());
 
+            // The State section: the stateful operator's keys after the newest batch, and per batch in its table.
+            WebElement state = browser.findElement(By.cssSelector(".state-operator[data-operator=counts]"));
+            assertEquals(String.valueOf(stateOf(heard.get(BATCHES - 1)).numKeys()),
+                    state.findElement(By.cssSelector(".state-keys")).getText());
+            List<WebElement> stateRows = state.findElements(By.cssSelector("tbody tr"));
+            assertEquals(BATCHES, stateRows.size());
+            for (WebElement row : stateRows) {
+                BatchInfo batch = heard.stream().filter(b -> String.valueOf(b.batchTime().milliseconds())
+                        .equals(row.getAttribute("data-batch"))).findFirst().orElseThrow();
+                assertEquals(String.valueOf(stateOf(batch).numKeys()), cell(row, "keys").getText());
+                assertEquals(String.valueOf(stateOf(batch).timedOutKeys()), cell(row, "timed-out").getText());
+            }
+
             // The receiver stopped by itself; the queue stream has no receiver and is active.
             WebElement receiver = browser.findElements(By.cssSelector("#sluice-sources tbody tr")).stream()
                     .filter(r -> r.getText().contains("receiverStream")).findFirst().orElseThrow();
@@ -163,6 +188,8 @@ class StreamingPageBrowserTest {
                     browser.findElement(By.cssSelector("#sluice-batch .records")).getText());
             assertEquals(newest.outputOperationInfos().size(),
                     browser.findElements(By.cssSelector("#sluice-outputs tbody tr")).size());
+            assertEquals(String.valueOf(stateOf(newest).numKeys()), cell(browser.findElement(
+                    By.cssSelector("#sluice-batch-state tbody tr[data-operator=counts]")), "keys").getText());
             assertTrue(browser.findElement(By.cssSelector("#sluice-jobs tbody tr a")).getAttribute("href")
                     .contains("/jobs/job/?id="), "a batch's jobs link to Spark's job pages");
             screenshot(browser, "streaming-batch.png");
@@ -183,6 +210,19 @@ class StreamingPageBrowserTest {
             }
             ssc.stop(true, false);
         }
+    }
+
+    private static Long count(String word, Optional<Long> one, State<Long> state) {
+        long n = (state.exists() ? state.get() : 0L) + one.orElse(0L);
+        state.update(n);
+        return n;
+    }
+
+    private static StateOperatorInfo stateOf(BatchInfo batch) {
+        StateOperatorInfo info = batch.stateOperatorInfos().get("counts");
+        assertTrue(info != null && info.numKeys() == 50, "the listener heard the state of " + batch.batchTime()
+                + ": " + info);
+        return info;
     }
 
     private static WebElement cell(WebElement row, String cls) {
@@ -219,17 +259,15 @@ class StreamingPageBrowserTest {
         Files.write(Path.of("target", name), png);
     }
 
-    /** Polls the page (it redraws every second) until {@code condition} holds, for at most 30 s. */
+    /** Waits (Selenium's wait on the page, which redraws every second) until {@code condition} holds, up to 30 s. */
     private static void awaitTrue(WebDriver page, BooleanSupplier condition, String what) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                Files.writeString(Path.of("target", "streaming-failure.html"), page.getPageSource());
-                screenshot(page, "streaming-failure.png");
-                throw new AssertionError("not seen within 30 s: " + what + "; console: "
-                        + page.manage().logs().get(LogType.BROWSER).getAll() + "; page in target/streaming-failure.html");
-            }
-            Thread.sleep(100);
+        try {
+            new WebDriverWait(page, Duration.ofSeconds(30)).until(d -> condition.getAsBoolean());
+        } catch (TimeoutException e) {
+            Files.writeString(Path.of("target", "streaming-failure.html"), page.getPageSource());
+            screenshot(page, "streaming-failure.png");
+            throw new AssertionError("not seen within 30 s: " + what + "; console: "
+                    + page.manage().logs().get(LogType.BROWSER).getAll() + "; page in target/streaming-failure.html");
         }
     }
 }
