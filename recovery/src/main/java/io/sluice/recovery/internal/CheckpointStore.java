@@ -4,6 +4,7 @@ import io.sluice.rdd.Time;
 import io.sluice.recovery.UnusableCheckpointException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -61,8 +62,19 @@ public final class CheckpointStore {
 
     /** Writes the checkpoint of {@code checkpoint.batchTime()}, then deletes what no kept checkpoint needs. */
     public void write(Checkpoint checkpoint) throws IOException {
+        write(checkpoint, List.of());
+    }
+
+    /**
+     * As {@link #write(Checkpoint)}, also keeping the files of {@code inUse}: state checkpoints the engine may
+     * still build on although no kept checkpoint references them yet (the base of a state checkpoint planned
+     * for a batch still to run, which a later checkpoint will reference).
+     */
+    public void write(Checkpoint checkpoint, Collection<StateCheckpoint> inUse) throws IOException {
         storage.writeAtomically(fileOf(checkpoint.batchTime()), CheckpointFormat.encode(checkpoint));
-        retain(checkpoint.batchTime());
+        Set<String> keep = new HashSet<>();
+        inUse.forEach(s -> s.files().forEach(f -> keep.add(f.path())));
+        retain(checkpoint.batchTime(), keep);
     }
 
     /**
@@ -119,9 +131,9 @@ public final class CheckpointStore {
         return files;
     }
 
-    private void retain(Time newest) throws IOException {
+    private void retain(Time newest, Set<String> inUse) throws IOException {
         List<String> files = checkpointFiles();
-        Set<String> referenced = new HashSet<>();
+        Set<String> referenced = new HashSet<>(inUse);
         for (int i = 0; i < files.size(); i++) {
             if (i >= retained) {
                 storage.delete(files.get(i));
@@ -144,7 +156,8 @@ public final class CheckpointStore {
 
     /**
      * Deletes state directories (one per operator, batch and kind) none of whose files a kept checkpoint
-     * references. Directories of batches after {@code newest} are being written right now: they stay.
+     * references or the engine still uses. Directories of batches after {@code newest} are being written right
+     * now: they stay.
      */
     private void deleteUnreferencedState(Set<String> referenced, Time newest) throws IOException {
         Set<String> dirs = new HashSet<>();

@@ -66,6 +66,24 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void keepsTheStateFilesTheEngineStillBuildsOnThoughNoKeptCheckpointReferencesThem() throws IOException {
+        Checkpoint base = Checkpoints.at(1000, 1000, 2); // the base of a state checkpoint planned, not yet written
+        Checkpoints.writeDataFiles(storage, base);
+        for (long t : new long[] {3000, 4000, 5000, 6000}) {
+            Checkpoint c = Checkpoints.at(t, t, 2);
+            Checkpoints.writeDataFiles(storage, c);
+            store.write(c, base.states());
+        }
+        assertTrue(storage.listFiles("state").contains("state/counts/1000-full/part-00001"), "the base stays");
+
+        Checkpoint c = Checkpoints.at(7000, 7000, 2);
+        Checkpoints.writeDataFiles(storage, c);
+        store.write(c, List.of());
+        assertTrue(!storage.listFiles("state").contains("state/counts/1000-full/part-00001"),
+                "deleted once nothing uses it");
+    }
+
+    @Test
     void fallsBackPastATruncatedCheckpointNamingIt() throws IOException {
         writeBatches(2000, 3000);
         damage(checkpointFile(3000), b -> Arrays.copyOf(b, b.length / 2));

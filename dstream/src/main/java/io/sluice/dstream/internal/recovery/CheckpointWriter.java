@@ -49,7 +49,11 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
     private final Set<Time> failed = new HashSet<>();
     private Time lastGenerated;
     private volatile Time lastWritten; // the batch of the newest checkpoint written by this run
-    private final AtomicReference<Checkpoint> waiting = new AtomicReference<>(); // the newest not yet written
+    private final AtomicReference<Pending> waiting = new AtomicReference<>(); // the newest not yet written
+
+    /** A checkpoint to write, and the state checkpoints whose files must stay beside it. */
+    private record Pending(Checkpoint checkpoint, List<StateCheckpoint> stateInUse) {
+    }
 
     /**
      * @param lastCheckpointed the batch of the checkpoint this run recovered from, or null on a first start
@@ -93,17 +97,30 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
         }
         if (done != null) {
             // A write is queued whenever none is waiting; one waiting takes the newer checkpoint instead.
-            if (waiting.getAndSet(checkpointOf(done)) == null) {
+            if (waiting.getAndSet(pendingOf(done)) == null) {
                 io.execute(this::writeNewest);
             }
         }
     }
 
     private void writeNewest() {
-        Checkpoint checkpoint = waiting.getAndSet(null);
-        if (checkpoint != null) {
-            write(checkpoint);
+        Pending pending = waiting.getAndSet(null);
+        if (pending != null) {
+            write(pending);
         }
+    }
+
+    /**
+     * The checkpoint of {@code done}, and what the state checkpoints still use, taken together on the event
+     * loop: a state checkpoint completing after this belongs to a batch after {@code done}, whose files the
+     * store keeps anyway, and it builds on one that is in use now.
+     */
+    private Pending pendingOf(Time done) {
+        List<StateCheckpoint> inUse = new ArrayList<>();
+        for (StateCheckpoints state : states) {
+            inUse.addAll(state.inUse());
+        }
+        return new Pending(checkpointOf(done), inUse);
     }
 
     private Checkpoint checkpointOf(Time done) {
@@ -144,9 +161,10 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
                 lastGenerated.plus(graph.batchInterval()), operators, positions, stateFiles);
     }
 
-    private void write(Checkpoint checkpoint) {
+    private void write(Pending pending) {
+        Checkpoint checkpoint = pending.checkpoint();
         try {
-            store.write(checkpoint);
+            store.write(checkpoint, pending.stateInUse());
         } catch (Exception e) {
             // Processing goes on; the next batch writes a newer checkpoint. A restart before that one
             // succeeds runs the batches since the last good checkpoint again.

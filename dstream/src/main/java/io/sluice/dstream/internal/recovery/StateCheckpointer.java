@@ -48,6 +48,11 @@ final class StateCheckpointer<K, S> implements StateCheckpoints, BatchScheduler.
         return checkpoints.latestAsOf(time);
     }
 
+    @Override
+    public List<StateCheckpoint> inUse() {
+        return checkpoints.inUse();
+    }
+
     /** At a checkpoint time: the state of the batch (planned as it is computed), and the job writing it. */
     @Override
     public List<Job> jobs(Time time) {

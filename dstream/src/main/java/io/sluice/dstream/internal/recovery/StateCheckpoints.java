@@ -3,6 +3,7 @@ package io.sluice.dstream.internal.recovery;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.StateCheckpoint;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -14,4 +15,7 @@ public interface StateCheckpoints {
 
     /** The newest state checkpoint at or before {@code time} whose files are complete, if any. */
     Optional<StateCheckpoint> latestAsOf(Time time);
+
+    /** The state checkpoints later ones may build on, whose files must stay (see the checkpoint store). */
+    List<StateCheckpoint> inUse();
 }

@@ -92,6 +92,22 @@ public final class StateCheckpointing<K, S> {
     }
 
     /**
+     * The state checkpoints whose files the coming checkpoints may build on: the complete ones, and the base of
+     * each checkpoint planned but not yet complete. A plan is made when its batch is generated, which may be
+     * long before it runs (a job behind its batches), so its base can be older than checkpoints completed
+     * since: the checkpoint store must keep those files although no progress checkpoint references them yet.
+     */
+    public List<StateCheckpoint> inUse() {
+        List<StateCheckpoint> inUse = new ArrayList<>(complete.values());
+        for (Plan plan : plans.values()) {
+            if (plan.base != null) {
+                inUse.add(plan.base);
+            }
+        }
+        return inUse;
+    }
+
+    /**
      * After a restart: the state of {@code state.time()}, read from the checkpoint's files in parallel (or, in
      * the driver's JVM, taken from what {@code prefetch} decoded ahead), persisted and already being read (in a
      * job of its own, tagged as part of batch {@code next}).
@@ -171,27 +187,33 @@ public final class StateCheckpointing<K, S> {
      * Returns the files written (one per partition: a snapshot or a delta), for the batch's figures.
      */
     public List<StateFile> write(JavaRDD<StateVersion<K, S>> versions, Time time) throws IOException {
-        Plan plan = plans.remove(time);
+        Plan plan = plans.get(time);
         if (plan == null) {
             throw new IllegalStateException("no checkpoint plan for " + name + " at " + time);
         }
-        for (boolean full : new boolean[] {true, false}) { // files an earlier run wrote for this batch
-            fs.delete(new Path(root, CheckpointStore.stateFilePath(operatorId, time, full, 0)).getParent(), true);
-        }
-        List<StateFile> written = StateCheckpointJob.write(versions, root, conf, operatorId, time, plan.deltaSince);
-        List<StateFile> files = new ArrayList<>();
-        for (StateFile f : written) {
-            if (!f.full()) {
-                files.addAll(plan.base.chainOf(f.partition()));
+        try {
+            for (boolean full : new boolean[] {true, false}) { // files an earlier run wrote for this batch
+                fs.delete(new Path(root, CheckpointStore.stateFilePath(operatorId, time, full, 0)).getParent(),
+                        true);
             }
-            files.add(f);
+            List<StateFile> written = StateCheckpointJob.write(versions, root, conf, operatorId, time,
+                    plan.deltaSince);
+            List<StateFile> files = new ArrayList<>();
+            for (StateFile f : written) {
+                if (!f.full()) {
+                    files.addAll(plan.base.chainOf(f.partition()));
+                }
+                files.add(f);
+            }
+            complete.put(time, new StateCheckpoint(operatorId, kind, time, plan.partitions,
+                    partitioner.keyGroups().count(), files));
+            while (complete.size() > KEPT) {
+                complete.pollFirstEntry();
+            }
+            return written;
+        } finally {
+            plans.remove(time); // only now: until the new chain is complete, the plan keeps its base in use
         }
-        complete.put(time, new StateCheckpoint(operatorId, kind, time, plan.partitions,
-                partitioner.keyGroups().count(), files));
-        while (complete.size() > KEPT) {
-            complete.pollFirstEntry();
-        }
-        return written;
     }
 
     private static <K, S> JavaRDD<StateVersion<K, S>> versions(RestoredStateRDD<K, S> rdd) {
