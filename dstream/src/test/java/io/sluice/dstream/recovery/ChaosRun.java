@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 /**
  * The chaos run (issue 16, not part of CI; see docs/testing.md): {@link ChaosApp} on a multi-process
  * local-cluster, its driver killed {@code chaos.driverKills} times (20) and one of its executors
- * {@code chaos.executorKills} times (10) with {@code kill -9} (batches of {@code chaos.intervalMs}, 2000), in a
+ * {@code chaos.executorKills} times (10) with {@code kill -9} (batches of {@code chaos.intervalMs}, 5000), in a
  * seeded random order, each at a random point
  * (after 0 to 15 progress events: batch submitted, output written, batch completed); then a failure-free run of
  * the same input, and {@link ChaosCheck} compares the two. Prints, per kill, the recovery time (from the kill to
@@ -43,7 +43,7 @@ public final class ChaosRun {
         int driverKills = Integer.getInteger("chaos.driverKills", 20);
         int executorKills = Integer.getInteger("chaos.executorKills", 10);
         long seed = Long.getLong("chaos.seed", 20261205L);
-        long intervalMs = Long.getLong("chaos.intervalMs", 2000);
+        long intervalMs = Long.getLong("chaos.intervalMs", 5000);
         Path work = Path.of(System.getProperty("chaos.dir", "target/chaos")).toAbsolutePath();
         deleteRecursively(work);
         Path sparkHome = Files.createDirectories(work.resolve("spark-home").resolve("jars")).getParent();
@@ -206,9 +206,13 @@ public final class ChaosRun {
     static final class Ledger {
         private final TreeMap<Long, long[]> batches = new TreeMap<>();
 
-        /** A driver started: batches after the recovered one run again (or, without a checkpoint, all). */
+        /**
+         * A driver started: batches after the recovered one run again (or, without a checkpoint, all). Those up
+         * to it completed, as its checkpoint proves, even when the driver was killed before it printed so.
+         */
         void restart(long recovered) {
             batches.tailMap(recovered, false).clear();
+            batches.headMap(recovered, true).values().forEach(b -> b[2] = 1);
         }
 
         void report(long time, long socket, long files, boolean completed) {
