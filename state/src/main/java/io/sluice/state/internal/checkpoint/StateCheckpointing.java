@@ -92,13 +92,14 @@ public final class StateCheckpointing<K, S> {
     }
 
     /**
-     * The state checkpoints whose files the coming checkpoints may build on: the complete ones, and the base of
-     * each checkpoint planned but not yet complete. A plan is made when its batch is generated, which may be
-     * long before it runs (a job behind its batches), so its base can be older than checkpoints completed
-     * since: the checkpoint store must keep those files although no progress checkpoint references them yet.
+     * The state checkpoints whose files the coming checkpoints build on although no progress checkpoint may
+     * reference them: the base of each checkpoint planned but not yet complete. A plan is made when its batch
+     * is generated, which may be long before it runs (a job behind its batches), so its base can be older than
+     * checkpoints completed since. (A plan made later builds on the newest complete checkpoint, which the
+     * newest progress checkpoint references, or which belongs to a batch after it.)
      */
     public List<StateCheckpoint> inUse() {
-        List<StateCheckpoint> inUse = new ArrayList<>(complete.values());
+        List<StateCheckpoint> inUse = new ArrayList<>();
         for (Plan plan : plans.values()) {
             if (plan.base != null) {
                 inUse.add(plan.base);
