@@ -1,5 +1,6 @@
 package io.sluice.dstream;
 
+import io.sluice.dstream.testing.LocalCluster;
 import io.sluice.dstream.recovery.ClusterWordCountApp;
 import io.sluice.dstream.recovery.WordCountApp;
 import io.sluice.dstream.scheduler.StreamingListener;
@@ -50,20 +51,14 @@ public final class AuthenticatedClusterApp {
         Map<String, Map<String, Long>> results = new ConcurrentHashMap<>();
         Semaphore completed = new Semaphore(0);
         try (LineServer server = new LineServer()) {
-            StreamingContext c = StreamingContext.builder().master("local-cluster[2,1,1024]").appName("authenticated")
+            StreamingContext c = LocalCluster.builder("local-cluster[2,1,1024]", "-XX:+UseSerialGC -XX:TieredStopAtLevel=1")
+                    .appName("authenticated")
                     .batchInterval(INTERVAL)
                     .clock(clock)
                     .conf("spark.authenticate", "true")
                     .conf("spark.authenticate.secret", "sluice-test-secret")
                     .conf("spark.network.crypto.enabled", "true")
                     .conf("spark.io.encryption.enabled", "true")
-                    .conf("spark.ui.enabled", "false")
-                    .conf("spark.executor.memory", "512m")
-                    .conf("spark.executor.extraClassPath", System.getProperty("java.class.path"))
-                    .conf("spark.executorEnv.SPARK_SCALA_VERSION", "2.13")
-                    .conf("spark.executor.extraJavaOptions", "-XX:+UseSerialGC -XX:TieredStopAtLevel=1")
-                    .conf("spark.driver.host", "127.0.0.1")
-                    .conf("spark.driver.bindAddress", "127.0.0.1")
                     .conf("spark.default.parallelism", "2")
                     .conf(SourceSettings.WRITE_AHEAD_LOG, "true")
                     .build();

@@ -1,9 +1,9 @@
 package io.sluice.dstream;
 
+import io.sluice.dstream.testing.LocalCluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.dstream.testing.ChildJvm;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,9 +26,7 @@ class AuthenticatedClusterTest {
 
     @Test
     void aReceiverStateAndWindowRunOnAnAuthenticatedEncryptedCluster() throws Exception {
-        Path sparkHome = dir.resolve("spark-home");
-        Files.createDirectories(sparkHome.resolve("jars")); // executors get the test class path instead
-        Map<String, String> env = Map.of("SPARK_HOME", sparkHome.toString(), "SPARK_SCALA_VERSION", "2.13");
+        Map<String, String> env = LocalCluster.driverEnv(dir);
         List<String> batches = new ArrayList<>();
         try (ChildJvm driver = ChildJvm.start(AuthenticatedClusterApp.class, JVM,
                 List.of(dir.resolve("checkpoint").toString()), dir.resolve("driver.log"), env)) {

@@ -1,5 +1,6 @@
 package io.sluice.kafka;
 
+import io.sluice.dstream.testing.LocalCluster;
 import io.sluice.dstream.DStream;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.recovery.ClusterWordCountApp;
@@ -52,18 +53,12 @@ public final class PlacementClusterApp {
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false));
         ManualClock clock = new ManualClock();
-        StreamingContext c = StreamingContext.builder().master("local-cluster[2,1,1024]").appName("kafka-placement")
+        StreamingContext c = LocalCluster.builder("local-cluster[2,1,1024]", "-XX:+UseSerialGC -XX:TieredStopAtLevel=1")
+                .appName("kafka-placement")
                 .batchInterval(INTERVAL)
                 .clock(clock)
-                .conf("spark.ui.enabled", "false")
                 .conf("spark.locality.wait", "120s")
                 .conf("spark.streaming.kafka.maxRatePerPartition", String.valueOf(perBatch))
-                .conf("spark.executor.memory", "512m")
-                .conf("spark.executor.extraClassPath", System.getProperty("java.class.path"))
-                .conf("spark.executorEnv.SPARK_SCALA_VERSION", "2.13")
-                .conf("spark.executor.extraJavaOptions", "-XX:+UseSerialGC -XX:TieredStopAtLevel=1")
-                .conf("spark.driver.host", "127.0.0.1")
-                .conf("spark.driver.bindAddress", "127.0.0.1")
                 .build();
         c.sparkContext().setLogLevel("WARN");
         List<TopicPartition> assigned = new ArrayList<>();

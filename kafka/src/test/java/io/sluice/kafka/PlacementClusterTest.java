@@ -1,11 +1,11 @@
 package io.sluice.kafka;
 
+import io.sluice.dstream.testing.LocalCluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.testing.ChildJvm;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,9 +48,7 @@ class PlacementClusterTest {
                 }
                 broker.send(TOPIC, p, values);
             }
-            Path sparkHome = dir.resolve("spark-home");
-            Files.createDirectories(sparkHome.resolve("jars")); // executors get the test class path instead
-            Map<String, String> env = Map.of("SPARK_HOME", sparkHome.toString(), "SPARK_SCALA_VERSION", "2.13");
+            Map<String, String> env = LocalCluster.driverEnv(dir);
             List<String> args = List.of(broker.bootstrap(), TOPIC, String.valueOf(PARTITIONS),
                     String.valueOf(BATCHES), String.valueOf(PER_BATCH));
             try (ChildJvm driver = ChildJvm.start(PlacementClusterApp.class, JVM, args, dir.resolve("driver.log"),

@@ -1,5 +1,6 @@
 package io.sluice.dstream.recovery;
 
+import io.sluice.dstream.testing.LocalCluster;
 import io.sluice.dstream.DStream;
 import io.sluice.dstream.PairDStream;
 import io.sluice.dstream.Settings;
@@ -44,15 +45,8 @@ public final class ChaosApp {
         int port = Integer.parseInt(args[3]);
         Duration interval = Duration.ofMillis(Long.parseLong(args[4]));
         StreamingContext context = StreamingContext.getOrCreate(checkpoint, () -> {
-            StreamingContext c = StreamingContext.builder().master("local-cluster[2,1,512]").appName("chaos")
+            StreamingContext c = LocalCluster.builder("local-cluster[2,1,512]", "-XX:+UseSerialGC").appName("chaos")
                     .batchInterval(interval)
-                    .conf("spark.ui.enabled", "false")
-                    .conf("spark.executor.memory", "512m")
-                    .conf("spark.executor.extraClassPath", System.getProperty("java.class.path"))
-                    .conf("spark.executorEnv.SPARK_SCALA_VERSION", "2.13")
-                    .conf("spark.executor.extraJavaOptions", "-XX:+UseSerialGC")
-                    .conf("spark.driver.host", "127.0.0.1")
-                    .conf("spark.driver.bindAddress", "127.0.0.1")
                     .conf("spark.default.parallelism", String.valueOf(PARTITIONS))
                     .conf(SourceSettings.WRITE_AHEAD_LOG, "true")
                     .conf(Settings.GRACEFUL_STOP_TIMEOUT, "300s")

@@ -1,5 +1,6 @@
 package io.sluice.dstream.recovery;
 
+import io.sluice.dstream.testing.LocalCluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,8 +47,7 @@ public final class ChaosRun {
         long intervalMs = Long.getLong("chaos.intervalMs", 5000);
         Path work = Path.of(System.getProperty("chaos.dir", "target/chaos")).toAbsolutePath();
         deleteRecursively(work);
-        Path sparkHome = Files.createDirectories(work.resolve("spark-home").resolve("jars")).getParent();
-        Map<String, String> env = Map.of("SPARK_HOME", sparkHome.toString(), "SPARK_SCALA_VERSION", "2.13");
+        Map<String, String> env = LocalCluster.driverEnv(work);
         List<Character> plan = new ArrayList<>();
         for (int i = 0; i < driverKills + executorKills; i++) {
             plan.add(i < driverKills ? 'D' : 'E');

@@ -1,5 +1,6 @@
 package io.sluice.dstream.recovery;
 
+import io.sluice.dstream.testing.LocalCluster;
 import io.sluice.dstream.PairDStream;
 import io.sluice.dstream.Settings;
 import io.sluice.dstream.StreamingContext;
@@ -38,16 +39,9 @@ public final class ClusterWordCountApp {
         String[] repartition = args.length > 3 ? args[3].split(":") : null;
         var totals = new java.util.concurrent.atomic.AtomicReference<io.sluice.dstream.MapWithStateDStream<?, ?, ?, ?>>();
         StreamingContext context = StreamingContext.getOrCreate(checkpoint, () -> {
-            StreamingContext c = StreamingContext.builder().master("local-cluster[2,1,512]")
+            StreamingContext c = LocalCluster.builder("local-cluster[2,1,512]", "-XX:+UseSerialGC")
                     .appName("executor-kill-test")
                     .batchInterval(INTERVAL)
-                    .conf("spark.ui.enabled", "false")
-                    .conf("spark.executor.memory", "512m")
-                    .conf("spark.executor.extraClassPath", System.getProperty("java.class.path"))
-                    .conf("spark.executorEnv.SPARK_SCALA_VERSION", "2.13")
-                    .conf("spark.executor.extraJavaOptions", "-XX:+UseSerialGC")
-                    .conf("spark.driver.host", "127.0.0.1")
-                    .conf("spark.driver.bindAddress", "127.0.0.1")
                     .conf("spark.default.parallelism", String.valueOf(PARTITIONS))
                     .conf(Settings.GRACEFUL_STOP_TIMEOUT, "120s")
                     .build();

@@ -1,10 +1,10 @@
 package io.sluice.dstream.recovery;
 
+import io.sluice.dstream.testing.LocalCluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.testing.ChildJvm;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,9 +29,7 @@ class ExecutorKillRepartitionTest {
 
     @Test
     void anExecutorKilledAsTheStateMovesLosesNothing() throws Exception {
-        Path sparkHome = dir.resolve("spark-home");
-        Files.createDirectories(sparkHome.resolve("jars")); // executors get the test class path instead
-        Map<String, String> env = Map.of("SPARK_HOME", sparkHome.toString(), "SPARK_SCALA_VERSION", "2.13");
+        Map<String, String> env = LocalCluster.driverEnv(dir);
         Path checkpoint = dir.resolve("checkpoint");
         Path out = dir.resolve("out");
         List<Integer> layouts = new ArrayList<>();

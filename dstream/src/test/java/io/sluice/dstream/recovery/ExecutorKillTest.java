@@ -1,5 +1,6 @@
 package io.sluice.dstream.recovery;
 
+import io.sluice.dstream.testing.LocalCluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,9 +42,7 @@ class ExecutorKillTest {
 
     @Test
     void aKilledExecutorIsReplacedAndTheStateAfterEveryBatchEqualsAFailureFreeRun() throws Exception {
-        Path sparkHome = dir.resolve("spark-home");
-        Files.createDirectories(sparkHome.resolve("jars")); // executors get the test class path instead
-        Map<String, String> env = Map.of("SPARK_HOME", sparkHome.toString(), "SPARK_SCALA_VERSION", "2.13");
+        Map<String, String> env = LocalCluster.driverEnv(dir);
         Path checkpoint = dir.resolve("checkpoint");
         Path out = dir.resolve("out");
         List<Batch> before = new ArrayList<>();
