@@ -168,7 +168,7 @@ class RecoveryTest {
             first.advanceTo(2000);
         }
         // A crash during batch 3 s, between writing and renaming its output, and before its checkpoint:
-        Path staging = dir.resolve("out/.offsets-3000.txt.staging-crashed");
+        Path staging = dir.resolve("out/.offsets-3000.txt.staging");
         Files.createDirectories(staging);
         Files.writeString(staging.resolve("part-00000"), "garbage\n");
         Files.delete(dir.resolve("checkpoint/progress/checkpoint-2000")); // its checkpoint never made it either
