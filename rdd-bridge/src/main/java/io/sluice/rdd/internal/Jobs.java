@@ -14,7 +14,8 @@ import scala.runtime.AbstractFunction2;
 import scala.runtime.BoxedUnit;
 
 /**
- * {@code count()} and {@code collect()} for every batch without Spark's closure cleaning. Spark cleans the
+ * {@code count()}, {@code collect()} and per-partition actions for every batch without Spark's closure cleaning.
+ * Spark cleans the
  * function of every job; for its own count and collect that function is a Scala lambda, and cleaning it reads
  * and parses the bytecode of the class {@code RDD} on every call. These functions are plain named classes,
  * which the cleaner passes over.
@@ -40,6 +41,25 @@ public final class Jobs {
             all.addAll((List<T>) part);
         }
         return all;
+    }
+
+    /** What an action does with one partition's records, in a task: its result goes back to the driver. */
+    @FunctionalInterface
+    public interface PartitionAction<A, U> extends Serializable {
+        U apply(TaskContext task, java.util.Iterator<A> records) throws Exception;
+    }
+
+    /**
+     * {@code action} of every partition of {@code rdd}, in one job, in partition order (Spark's {@code
+     * foreachPartition}, without cleaning the function: a lambda passed here is shipped as it is).
+     */
+    @SuppressWarnings("unchecked")
+    public static <A, U> List<U> eachPartition(RDD<A> rdd, PartitionAction<A, U> action) {
+        List<U> results = new ArrayList<>();
+        for (Object r : run(rdd, new JavaAction<>(action))) {
+            results.add((U) r);
+        }
+        return results;
     }
 
     /** {@code f} of every partition of {@code rdd}, in partition order. */
@@ -84,6 +104,28 @@ public final class Jobs {
                 out.add(records.next());
             }
             return out;
+        }
+    }
+
+    private static final class JavaAction<A, U> extends AbstractFunction2<TaskContext, Iterator<Object>, U>
+            implements Serializable {
+        private static final long serialVersionUID = 1L;
+        private final PartitionAction<A, U> action;
+
+        JavaAction(PartitionAction<A, U> action) {
+            this.action = action;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public U apply(TaskContext context, Iterator<Object> records) {
+            try {
+                return action.apply(context, (java.util.Iterator<A>) CollectionConverters.asJava(records));
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e.toString(), e);
+            }
         }
     }
 
