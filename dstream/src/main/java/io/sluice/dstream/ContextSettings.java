@@ -92,15 +92,15 @@ final class ContextSettings {
         if (!Boolean.parseBoolean(get(Settings.DYNAMIC_ALLOCATION_ENABLED, prefix + "enabled", "false"))) {
             return null;
         }
-        if (sc.isLocal()) {
-            throw new IllegalStateException(Settings.DYNAMIC_ALLOCATION_ENABLED + " needs a cluster manager that "
-                    + "adds and removes executors (spark://..., yarn, k8s://..., local-cluster[...]); the master is "
-                    + sc.master() + ". Run on a cluster or set " + Settings.DYNAMIC_ALLOCATION_ENABLED + "=false");
-        }
         if (Boolean.parseBoolean(withDefault("spark.dynamicAllocation.enabled", "false"))) {
             throw new IllegalStateException(Settings.DYNAMIC_ALLOCATION_ENABLED + " and Spark's "
                     + "spark.dynamicAllocation.enabled cannot both be true: set spark.dynamicAllocation.enabled=false "
                     + "to let Sluice scale executors by batch processing time");
+        }
+        if (sc.isLocal()) {
+            throw new IllegalStateException(Settings.DYNAMIC_ALLOCATION_ENABLED + " needs a cluster manager that "
+                    + "adds and removes executors (spark://..., yarn, k8s://..., local-cluster[...]); the master is "
+                    + sc.master() + ". Run on a cluster or set " + Settings.DYNAMIC_ALLOCATION_ENABLED + "=false");
         }
         String min = get(Settings.DYNAMIC_ALLOCATION_MIN_EXECUTORS, prefix + "minExecutors", null);
         return new AutoscalingSettings(
