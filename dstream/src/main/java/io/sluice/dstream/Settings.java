@@ -51,8 +51,8 @@ public final class Settings {
     public static final String DYNAMIC_ALLOCATION_MAX_EXECUTORS = "sluice.dynamicAllocation.maxExecutors";
     /**
      * Whether the state of every stateful operator is re-partitioned to follow the executor count (default
-     * false): {@value #DYNAMIC_ALLOCATION_PARTITIONS_PER_EXECUTOR} partitions per executor, applied at the next
-     * batch boundary after each change (as {@link StreamingContext#repartitionState}).
+     * false): {@link #DYNAMIC_ALLOCATION_PARTITIONS_PER_EXECUTOR} partitions per executor, applied at the next
+     * batch boundary after each change, as {@link StreamingContext#repartitionState} does.
      */
     public static final String DYNAMIC_ALLOCATION_REPARTITION_STATE = "sluice.dynamicAllocation.repartitionState";
     /** State partitions per executor when the state follows the executor count (default 2). */

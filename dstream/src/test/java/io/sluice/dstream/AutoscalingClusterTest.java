@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.dstream.internal.scaling.Autoscaler;
 import io.sluice.dstream.testing.LocalCluster;
+import io.sluice.dstream.testing.LogCapture;
 import io.sluice.dstream.testing.StandaloneCluster;
 import io.sluice.rdd.ExecutorLocation;
 import io.sluice.state.State;
@@ -35,7 +37,8 @@ import scala.Tuple2;
  * counts over a deterministic source, with a sink whose cost per record the test raises and lowers. Under the
  * slow sink one executor falls behind, the autoscaler adds the second (state spread over both, re-partitioned
  * from 2 to 4 partitions) and the delay comes back under the batch interval; when the sink is cheap again it
- * moves the state off one executor and removes it. The state equals the counts of the input after every batch.
+ * moves the state off one executor and removes it (no executor is killed with state on it). The state equals the
+ * counts of the input after every batch.
  * Waits on batches, never on time; prints the timeline.
  */
 class AutoscalingClusterTest {
@@ -140,6 +143,7 @@ class AutoscalingClusterTest {
                                 false)));
             }
         });
+        LogCapture autoscalerWarnings = new LogCapture(Autoscaler.class);
         context.start();
         try {
             Row cheap = await(r -> r.executors() == 1 && r.batch() >= 3, "one executor while the sink is cheap");
@@ -154,10 +158,13 @@ class AutoscalingClusterTest {
             assertTrue(timeline.stream().anyMatch(r -> r.batch() >= slowFrom && r.batch() < grown.batch()
                     && r.delay() > INTERVAL.toMillis()), "one executor fell behind under the slow sink");
         } finally {
+            autoscalerWarnings.close();
             System.out.println("Autoscaling timeline (" + (System.currentTimeMillis() - start) / 1000 + " s):");
             timeline.forEach(System.out::println);
         }
         assertEquals(List.of(), timeline.stream().filter(r -> !r.stateExact()).toList(), "the state after every batch");
+        assertEquals(List.of(), autoscalerWarnings.warnings(),
+                "no executor killed with state still on it, no scaling step failed");
     }
 
     /** Takes completed batches until one matches {@code wanted}; fails after {@link #PHASE_SECONDS}. */

@@ -156,8 +156,8 @@ public final class Autoscaler implements StreamingListener {
             boolean stateLeft = !operators.stateOn(r.executor, info.batchTime());
             if (stateLeft || r.batchesAfter >= DRAIN_BATCHES) {
                 if (!stateLeft) {
-                    LOG.info("Executor {} still holds state after {} batches; its state will be recomputed from "
-                            + "lineage", r.executor.executorId(), r.batchesAfter);
+                    LOG.warn("Executor {} still holds state after {} batches; killing it anyway: the batch that "
+                            + "needs that state recomputes it from lineage", r.executor.executorId(), r.batchesAfter);
                 }
                 r.killedAt = now;
                 allocation.kill(r.executor.executorId());
