@@ -80,7 +80,9 @@ class AutoscalingClusterTest {
                 context.stop(true, false);
             }
         } finally {
-            cluster.close();
+            if (cluster != null) {
+                cluster.close();
+            }
         }
     }
 
