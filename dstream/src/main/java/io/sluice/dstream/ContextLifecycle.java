@@ -7,6 +7,10 @@ import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.ShutdownHook;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.recovery.Recovery;
+import io.sluice.dstream.internal.scaling.Autoscaler;
+import io.sluice.dstream.internal.scaling.AutoscalingSettings;
+import io.sluice.dstream.internal.scaling.GraphStatefulOperators;
+import io.sluice.dstream.internal.scaling.SparkExecutorAllocation;
 import io.sluice.dstream.internal.state.StatefulOperator;
 import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.dstream.internal.scheduler.ListenerBus;
@@ -223,6 +227,7 @@ final class ContextLifecycle {
                 throw new IllegalStateException("Cannot start the streaming context:\n - "
                         + String.join("\n - ", problems));
             }
+            AutoscalingSettings autoscaling = settings.autoscaling(); // null: off (refuses a local master)
             if (!ACTIVE.compareAndSet(null, context)) {
                 throw new IllegalStateException("another StreamingContext is already active in this JVM "
                         + "(app '" + ACTIVE.get().sparkContext().appName() + "'); stop it before starting a new one");
@@ -247,6 +252,11 @@ final class ContextLifecycle {
                 observers.addAll(start.observers());
                 scheduler = new BatchScheduler(graph, clock, listeners, this::reportError, observers,
                         settings.concurrentJobs(), sc.appName());
+                if (autoscaling != null) {
+                    listeners.add(new Autoscaler(autoscaling, new SparkExecutorAllocation(sc.sc()),
+                            new GraphStatefulOperators(graph), clock::millis, context.batchInterval().toMillis(),
+                            sources.receivers(), sources::receiverExecutors, settings.executorInstances()));
+                }
                 scheduler.start(start.rerun(), start.firstTimerBatch(), stepped);
                 this.stepped = stepped;
                 state = StreamingContextState.ACTIVE;

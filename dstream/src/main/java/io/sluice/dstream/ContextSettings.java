@@ -1,6 +1,7 @@
 package io.sluice.dstream;
 
 import io.sluice.dstream.internal.recovery.Recovery;
+import io.sluice.dstream.internal.scaling.AutoscalingSettings;
 import io.sluice.recovery.internal.CheckpointStore;
 import java.time.Duration;
 import java.util.Map;
@@ -40,6 +41,12 @@ final class ContextSettings {
         return value == null ? defaultValue : value.trim();
     }
 
+    /** A key without a Spark Streaming equivalent. */
+    private String withDefault(String key, String defaultValue) {
+        String value = get(key);
+        return value == null ? defaultValue : value.trim();
+    }
+
     int concurrentJobs() {
         int n = Integer.parseInt(get(Settings.CONCURRENT_JOBS, "spark.streaming.concurrentJobs", "1"));
         if (n < 1) {
@@ -73,6 +80,51 @@ final class ContextSettings {
     String uiReportFile() {
         String v = get(Settings.UI_REPORT_FILE);
         return v == null || v.isBlank() ? null : v.trim();
+    }
+
+    /**
+     * The autoscaler's settings, or null when it is off. Refuses, saying what to change, a local master (only a
+     * cluster manager adds executors) and Spark's own dynamic allocation (both would resize the same executors;
+     * Spark Streaming refuses the pair too).
+     */
+    AutoscalingSettings autoscaling() {
+        String prefix = "spark.streaming.dynamicAllocation.";
+        if (!Boolean.parseBoolean(get(Settings.DYNAMIC_ALLOCATION_ENABLED, prefix + "enabled", "false"))) {
+            return null;
+        }
+        if (Boolean.parseBoolean(withDefault("spark.dynamicAllocation.enabled", "false"))) {
+            throw new IllegalStateException(Settings.DYNAMIC_ALLOCATION_ENABLED + " and Spark's "
+                    + "spark.dynamicAllocation.enabled cannot both be true: set spark.dynamicAllocation.enabled=false "
+                    + "to let Sluice scale executors by batch processing time");
+        }
+        if (sc.isLocal()) {
+            throw new IllegalStateException(Settings.DYNAMIC_ALLOCATION_ENABLED + " needs a cluster manager that "
+                    + "adds and removes executors (spark://..., yarn, k8s://..., local-cluster[...]); the master is "
+                    + sc.master() + ". Run on a cluster or set " + Settings.DYNAMIC_ALLOCATION_ENABLED + "=false");
+        }
+        String min = get(Settings.DYNAMIC_ALLOCATION_MIN_EXECUTORS, prefix + "minExecutors", null);
+        return new AutoscalingSettings(
+                Duration.ofMillis(JavaUtils.timeStringAsMs(
+                        seconds(get(Settings.DYNAMIC_ALLOCATION_SCALING_INTERVAL, prefix + "scalingInterval", "60s")))),
+                Double.parseDouble(get(Settings.DYNAMIC_ALLOCATION_SCALING_UP_RATIO, prefix + "scalingUpRatio", "0.9")),
+                Double.parseDouble(get(Settings.DYNAMIC_ALLOCATION_SCALING_DOWN_RATIO, prefix + "scalingDownRatio",
+                        "0.3")),
+                min == null ? null : Integer.valueOf(min),
+                Integer.parseInt(get(Settings.DYNAMIC_ALLOCATION_MAX_EXECUTORS, prefix + "maxExecutors",
+                        String.valueOf(Integer.MAX_VALUE))),
+                Boolean.parseBoolean(withDefault(Settings.DYNAMIC_ALLOCATION_REPARTITION_STATE, "false")),
+                Integer.parseInt(withDefault(Settings.DYNAMIC_ALLOCATION_PARTITIONS_PER_EXECUTOR, "2")));
+    }
+
+    /** A bare number of the scaling interval is seconds, as Spark Streaming reads it. */
+    private static String seconds(String value) {
+        return value.chars().allMatch(Character::isDigit) ? value + "s" : value;
+    }
+
+    /** {@code spark.executor.instances} as the autoscaler's start size, or null when unset. */
+    Integer executorInstances() {
+        String v = get("spark.executor.instances");
+        return v == null || v.isBlank() ? null : Integer.valueOf(v.trim());
     }
 
     Recovery.Settings recovery() {

@@ -32,6 +32,33 @@ public final class Settings {
     /** Start even if saved state or source positions match no operator of the new graph (dropping them). */
     public static final String ALLOW_DROPPING_STATE = "sluice.recovery.allowDroppingState";
 
+    /**
+     * Executor autoscaling from the ratio of batch processing time to the batch interval (default false; else
+     * Spark Streaming's {@code spark.streaming.dynamicAllocation.enabled}). Needs a cluster manager (standalone,
+     * YARN, Kubernetes, {@code local-cluster}) and Spark's own {@code spark.dynamicAllocation.enabled=false}; the
+     * context refuses to start otherwise. See docs/decisions/0017-autoscaling.md.
+     */
+    public static final String DYNAMIC_ALLOCATION_ENABLED = "sluice.dynamicAllocation.enabled";
+    /** How often the autoscaler decides, over the batches completed since its last decision (default 60s). */
+    public static final String DYNAMIC_ALLOCATION_SCALING_INTERVAL = "sluice.dynamicAllocation.scalingInterval";
+    /** Average processing time over the batch interval at or above which executors are added (default 0.9). */
+    public static final String DYNAMIC_ALLOCATION_SCALING_UP_RATIO = "sluice.dynamicAllocation.scalingUpRatio";
+    /** Average processing time over the batch interval at or below which one executor is removed (default 0.3). */
+    public static final String DYNAMIC_ALLOCATION_SCALING_DOWN_RATIO = "sluice.dynamicAllocation.scalingDownRatio";
+    /** The fewest executors the autoscaler keeps (default: the number of receivers, at least 1). */
+    public static final String DYNAMIC_ALLOCATION_MIN_EXECUTORS = "sluice.dynamicAllocation.minExecutors";
+    /** The most executors the autoscaler asks for (default: no bound). */
+    public static final String DYNAMIC_ALLOCATION_MAX_EXECUTORS = "sluice.dynamicAllocation.maxExecutors";
+    /**
+     * Whether the state of every stateful operator is re-partitioned to follow the executor count (default
+     * false): {@link #DYNAMIC_ALLOCATION_PARTITIONS_PER_EXECUTOR} partitions per executor, applied at the next
+     * batch boundary after each change, as {@link StreamingContext#repartitionState} does.
+     */
+    public static final String DYNAMIC_ALLOCATION_REPARTITION_STATE = "sluice.dynamicAllocation.repartitionState";
+    /** State partitions per executor when the state follows the executor count (default 2). */
+    public static final String DYNAMIC_ALLOCATION_PARTITIONS_PER_EXECUTOR =
+            "sluice.dynamicAllocation.statePartitionsPerExecutor";
+
     private Settings() {
     }
 }

@@ -33,6 +33,20 @@ class StartValidationTest {
     }
 
     @Test
+    void autoscalingNeedsAClusterManagerAndSparksOwnDynamicAllocationOff() {
+        try (StreamTester t = new StreamTester()) {
+            t.input(ONE).print();
+            t.context().conf(Settings.DYNAMIC_ALLOCATION_ENABLED, "true");
+            t.context().conf("spark.dynamicAllocation.enabled", "true");
+            assertContains(refusal(t), "spark.dynamicAllocation.enabled=false");
+            t.context().conf("spark.dynamicAllocation.enabled", "false");
+            assertContains(refusal(t), Settings.DYNAMIC_ALLOCATION_ENABLED + " needs a cluster manager",
+                    "the master is local");
+            assertEquals(StreamingContextState.INITIALIZED, t.context().getState());
+        }
+    }
+
+    @Test
     void noOutputOperation() {
         try (StreamTester t = new StreamTester()) {
             t.input(ONE).map(x -> x + 1);

@@ -1,5 +1,7 @@
 package io.sluice.dstream.internal;
 
+import io.sluice.dstream.internal.state.StatePlacement;
+
 import io.sluice.dstream.scheduler.StateOperatorInfo;
 import io.sluice.dstream.source.BatchReport;
 import io.sluice.rdd.Time;
@@ -25,6 +27,7 @@ public final class StreamGraph {
     private final List<InputOperator<?>> inputs;
     private final List<OutputOperation<?>> outputs;
     private final Set<Time> skipped;
+    private final StatePlacement statePlacement = new StatePlacement();
 
     /**
      * Builds the operators of {@code description} (validated and frozen) with zero time {@code zero}.
@@ -122,6 +125,11 @@ public final class StreamGraph {
                 sc.setCallSite(previous);
             }
         }
+    }
+
+    /** Where the stateful operators' state partitions run (the autoscaler sets it; else Spark decides). */
+    public StatePlacement statePlacement() {
+        return statePlacement;
     }
 
     public JavaSparkContext sparkContext() {

@@ -20,6 +20,11 @@ import scala.jdk.javaapi.CollectionConverters;
  * (if any) and partition i of the batch's data, which is already partitioned like the state (by key group),
  * so that only the batch's data is ever shuffled, never the state.
  *
+ * <p>Where a partition's task runs: by default where the previous state's partition is cached (Spark prefers a
+ * cached parent's executor). A {@link Placement} overrides that, on the driver, when the job is submitted: to
+ * spread the state over executors added since, or to move it off an executor about to be removed (the task then
+ * reads the previous partition from the executor caching it, once).
+ *
  * @param <P> the previous partition record
  * @param <D> data records
  * @param <R> this RDD's partition record
@@ -33,13 +38,26 @@ public final class StateRDD<P, D, R> extends RDD<R> {
         R apply(P previousOrNull, Iterator<D> data, int partition) throws Exception;
     }
 
+    /** Where partition {@code partition} of {@code partitions} should run (executor locations); empty: anywhere. */
+    @FunctionalInterface
+    public interface Placement {
+        List<String> locations(int partition, int partitions);
+    }
+
     private RDD<P> previous;
     private RDD<D> data;
     private final Transition<P, D, R> transition;
     private final Partitioner partitioner;
+    private final transient Placement placement; // the driver's; null: Spark's default
 
     /** @param previous the previous state RDD, or null for the first batch (the transition then gets null) */
     public StateRDD(RDD<P> previous, RDD<D> data, Partitioner partitioner, Transition<P, D, R> transition) {
+        this(previous, data, partitioner, transition, null);
+    }
+
+    /** As {@link #StateRDD(RDD, RDD, Partitioner, Transition)}, placed by {@code placement} (null: by Spark). */
+    public StateRDD(RDD<P> previous, RDD<D> data, Partitioner partitioner, Transition<P, D, R> transition,
+            Placement placement) {
         super(data.context(), dependencies(previous, data), ClassTags.<R>any());
         if (previous != null && previous.getNumPartitions() != partitioner.numPartitions()) {
             throw new IllegalArgumentException("previous state has " + previous.getNumPartitions()
@@ -53,6 +71,7 @@ public final class StateRDD<P, D, R> extends RDD<R> {
         this.data = data;
         this.transition = transition;
         this.partitioner = partitioner;
+        this.placement = placement;
     }
 
     private static scala.collection.immutable.Seq<Dependency<?>> dependencies(RDD<?> previous, RDD<?> data) {
@@ -76,6 +95,13 @@ public final class StateRDD<P, D, R> extends RDD<R> {
     @Override
     public Option<Partitioner> partitioner() {
         return Option.apply(partitioner);
+    }
+
+    @Override
+    public scala.collection.immutable.Seq<String> getPreferredLocations(Partition split) {
+        List<String> locations = placement == null ? List.of()
+                : placement.locations(split.index(), partitioner.numPartitions());
+        return CollectionConverters.asScala(locations).toList();
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.sluice.dstream.internal.RddSeries;
 import io.sluice.dstream.internal.StateStart;
 import io.sluice.dstream.scheduler.StateCheckpointInfo;
 import io.sluice.dstream.scheduler.StateOperatorInfo;
+import io.sluice.rdd.internal.CachedBlocks;
 import io.sluice.rdd.internal.Exchange;
 import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.KeyGroupPartitioner;
@@ -188,7 +189,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         @SuppressWarnings("unchecked")
         StateRDD<Object, Tuple2<K, V>, R> rdd = new StateRDD<>(
                 previous == null ? null : (org.apache.spark.rdd.RDD<Object>) previous.rdd(),
-                exchange.rdd(), partitioner, figures.reporting(transition(time), time));
+                exchange.rdd(), partitioner, figures.reporting(transition(time), time), graph().statePlacement());
         JavaRDD<R> state = new JavaRDD<>(rdd, ClassTags.any());
         state.setName(describe() + " state @ " + time.milliseconds());
         states.add(time, state, StorageLevel.MEMORY_ONLY(), isCheckpointTime(time) && planner == null);
@@ -302,6 +303,24 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     /** The batch's checkpoint job wrote the state of {@code time}; the batch's figures include it. */
     public final void checkpointWritten(Time time, StateCheckpointInfo checkpoint) {
         figures.checkpointWritten(time, checkpoint);
+    }
+
+    /**
+     * Whether Spark would read a partition of the state after batch {@code time} at executor location
+     * {@code location} (where it is cached, else where its task would run); false if the batch's state is gone.
+     */
+    public final boolean stateAt(Time time, String location) {
+        Optional<JavaRDD<R>> state = states.get(time);
+        if (state.isEmpty()) {
+            return false;
+        }
+        org.apache.spark.rdd.RDD<R> rdd = state.get().rdd();
+        for (int p = 0; p < rdd.getNumPartitions(); p++) {
+            if (CachedBlocks.hostsOf(rdd, p).contains(location)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** State RDDs currently kept, for tests and diagnostics. */

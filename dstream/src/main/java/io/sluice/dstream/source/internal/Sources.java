@@ -88,6 +88,17 @@ public final class Sources {
         return t != null && t.hasUnallocatedBlocks();
     }
 
+    /** How many receivers the context runs. */
+    public synchronized int receivers() {
+        return receivers.size();
+    }
+
+    /** The executors a receiver runs on now. */
+    public java.util.Set<String> receiverExecutors() {
+        ReceiverTracker t = existingTracker();
+        return t == null ? java.util.Set.of() : t.receiverExecutors();
+    }
+
     private synchronized ReceiverTracker existingTracker() {
         return tracker;
     }

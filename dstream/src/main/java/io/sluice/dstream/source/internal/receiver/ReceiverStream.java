@@ -36,6 +36,7 @@ public final class ReceiverStream {
     private final NavigableMap<Time, Long> oldestWriteAt = new TreeMap<>();
     private Time lastCleaned;
     private volatile RpcEndpoints.Ref supervisor;
+    private volatile String executorId; // where the supervisor runs; null when none does
     private volatile long rate;
     // The bytes of stored blocks no completed batch has taken yet, by block id.
     private final Map<Long, Long> storedBytes = new HashMap<>();
@@ -93,8 +94,14 @@ public final class ReceiverStream {
         return supervisor;
     }
 
-    void supervisor(RpcEndpoints.Ref ref) {
+    void supervisor(RpcEndpoints.Ref ref, String executorId) {
         this.supervisor = ref;
+        this.executorId = executorId;
+    }
+
+    /** The executor the receiver runs on, or null while it runs on none. */
+    String executorId() {
+        return executorId;
     }
 
     /** The stream's stable id: names this stream's logs in the checkpoint directory. */
@@ -325,6 +332,7 @@ public final class ReceiverStream {
     synchronized void finish(String failure) {
         finished = true;
         supervisor = null;
+        executorId = null;
         if (failure != null && this.failure == null) {
             this.failure = failure;
         }

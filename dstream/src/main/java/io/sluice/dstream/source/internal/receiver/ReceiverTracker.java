@@ -9,7 +9,9 @@ import io.sluice.rdd.internal.Deadline;
 import io.sluice.rdd.internal.RpcEndpoints;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -163,6 +165,18 @@ public final class ReceiverTracker {
     }
 
     /** Whether some receiver stored blocks no batch has taken yet. */
+    /** The executors running a receiver now (the autoscaler removes none of them). */
+    public Set<String> receiverExecutors() {
+        Set<String> ids = new HashSet<>();
+        for (ReceiverStream s : streams()) {
+            String id = s.executorId();
+            if (id != null) {
+                ids.add(id);
+            }
+        }
+        return ids;
+    }
+
     public boolean hasUnallocatedBlocks() {
         for (ReceiverStream s : streams()) {
             if (s.hasUnallocated()) {
@@ -318,7 +332,7 @@ public final class ReceiverTracker {
                 reply.reply(new Messages.Registered(false, 0, 0, clock.millis()));
                 return;
             }
-            s.supervisor(m.supervisor());
+            s.supervisor(m.supervisor(), m.executorId());
             // Above the logged blocks' generations too: a restarted driver's counter starts again, and a batch run
             // again reads its logged blocks by id from the block manager before the log.
             int generation = GENERATIONS.updateAndGet(g -> Math.max(g, s.newestLoggedGeneration()) + 1);
