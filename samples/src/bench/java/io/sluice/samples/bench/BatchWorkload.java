@@ -1,6 +1,8 @@
 package io.sluice.samples.bench;
 
 import io.sluice.dstream.DStream;
+import java.util.Map;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.streaming.api.java.JavaDStream;
 
 /**
@@ -17,6 +19,15 @@ public interface BatchWorkload extends Workload {
     /** Whether both sides get a checkpoint directory (Spark Streaming requires one for state). */
     default boolean needsCheckpointDirectory() {
         return false;
+    }
+
+    /** Spark settings of this workload on both sides, over the common ones (e.g. another master); usually none. */
+    default Map<String, String> sparkSettings() {
+        return Map.of();
+    }
+
+    /** Runs on both sides after the pipeline is built, before the context starts (e.g. to wait for executors). */
+    default void beforeStart(JavaSparkContext sc) throws Exception {
     }
 
     /** Builds the pipeline on Sluice, up to and including its output operation. */

@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * Runs the selected workloads on Sluice and on Spark Streaming, each side in its own forked JVM with the same
  * flags (the add-opens this JVM got, and a 4 GB heap committed and touched at start, so that no batch pays the
  * kernel's first-touch page faults of a growing heap: they made batch times swing by 2x), the two sides one
- * after the other for every workload. Prints the table, and writes it to docs/performance.md after a run with
- * the standard settings.
+ * after the other for every workload (a {@link ScalingWorkload}'s steps, on Sluice alone, one after the
+ * other). Prints the table, and writes it to docs/performance.md after a run with the standard settings.
  *
  * <p>System properties: {@code workloads} (comma-separated ids, default all), {@code bench.batches}, {@code
  * bench.warmup}, {@code bench.interval.ms} (see {@link BenchSettings}), {@code bench.report} (the
@@ -40,9 +40,13 @@ public final class Benchmark {
         System.out.println("Sluice benchmark: " + settings + "; machine: " + machine);
         List<Row> rows = new ArrayList<>();
         for (Workload w : workloads) {
-            Measurement sluice = fork(w, Side.SLUICE, settings, logs);
-            Measurement spark = fork(w, Side.SPARK_STREAMING, settings, logs);
-            rows.add(new Row(w, sluice, spark));
+            if (w instanceof ScalingWorkload scaling) {
+                rows.add(scaling.measure(step -> fork(step, Side.SLUICE, settings, logs)));
+            } else {
+                Measurement sluice = fork(w, Side.SLUICE, settings, logs);
+                Measurement spark = fork(w, Side.SPARK_STREAMING, settings, logs);
+                rows.add(new Row(w, sluice, spark));
+            }
         }
         System.out.println();
         printTable(rows);
@@ -69,7 +73,9 @@ public final class Benchmark {
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), SideRunner.class.getName(), w.id(),
                 side.name()));
         Path log = logs.resolve(w.id() + "-" + side.name().toLowerCase() + ".log");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(w.environment(logs));
+        Process process = builder.start();
         process.getOutputStream().close();
         AtomicReference<Measurement> result = new AtomicReference<>();
         Thread reader = new Thread(() -> copyOutput(process, log, result), "bench-output-" + w.id());

@@ -43,6 +43,7 @@ public final class StandardRun {
         }
         BatchTimes times = new BatchTimes(settings.batches());
         Map<String, String> conf = sparkSettings(settings, workload.id() + "-" + side.name().toLowerCase());
+        conf.putAll(workload.sparkSettings());
         Duration timeout = settings.interval().multipliedBy(settings.batches() + 10L).plusMinutes(2);
         Path checkpoints = workload.needsCheckpointDirectory() ? Files.createTempDirectory("sluice-bench-") : null;
         try {
@@ -92,6 +93,7 @@ public final class StandardRun {
             }
             Queue<JavaRDD<String>> queue = new ArrayDeque<>(input(ssc.sparkContext(), workload, settings));
             workload.sluice(ssc.queueStream(queue, true));
+            workload.beforeStart(ssc.sparkContext());
             ssc.addStreamingListener(new io.sluice.dstream.scheduler.StreamingListener() {
                 @Override
                 public void onBatchCompleted(BatchCompleted event) {
@@ -121,6 +123,7 @@ public final class StandardRun {
             }
             Queue<JavaRDD<String>> queue = new ArrayDeque<>(input(ssc.sparkContext(), workload, settings));
             workload.sparkStreaming(ssc.queueStream(queue, true));
+            workload.beforeStart(ssc.sparkContext());
             ssc.addStreamingListener(new StreamingListener() {
                 private volatile String failure;
 

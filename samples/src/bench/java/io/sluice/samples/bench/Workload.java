@@ -1,5 +1,9 @@
 package io.sluice.samples.bench;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+
 /**
  * One benchmark workload of /work/shared/BENCHMARKS.md, defined once for both engines. Register it in {@link
  * Workloads}. Most workloads are a pipeline over the standard queue input: implement {@link BatchWorkload}.
@@ -16,6 +20,14 @@ public interface Workload {
 
     /** Target for Sluice's figure divided by Spark Streaming's (see {@link Figure#passes}). */
     double target();
+
+    /**
+     * Environment variables the forked JVM of this workload needs besides the benchmark's own (e.g. a SPARK_HOME for
+     * a local cluster); {@code dir} is the benchmark's working directory, for any files they name.
+     */
+    default Map<String, String> environment(Path dir) throws IOException {
+        return Map.of();
+    }
 
     /** Measures one side in this JVM (the benchmark forks one JVM per side and workload). */
     Measurement run(Side side, BenchSettings settings) throws Exception;

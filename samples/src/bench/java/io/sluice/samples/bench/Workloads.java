@@ -18,7 +18,9 @@ public final class Workloads {
             WindowedCounts.w4Window60(),
             new RestartTime(),
             new CheckpointBytes(),
-            // ingestion (R) workloads after W6.
+            ScalingWorkload.stateGrowth(),
+            ScalingWorkload.scaleOut(),
+            // ingestion (R) workloads after W7.
             new SocketIngestion(),
             KafkaIngestion.count(),
             KafkaIngestion.mapWithState()
@@ -31,10 +33,18 @@ public final class Workloads {
         return ALL;
     }
 
+    /** A registered workload, or a step of a {@link ScalingWorkload} (which the benchmark forks by its id). */
     public static Workload byId(String id) {
         for (Workload w : ALL) {
             if (w.id().equalsIgnoreCase(id.trim())) {
                 return w;
+            }
+            if (w instanceof ScalingWorkload s) {
+                for (Workload step : s.steps()) {
+                    if (step.id().equalsIgnoreCase(id.trim())) {
+                        return step;
+                    }
+                }
             }
         }
         throw new IllegalArgumentException("no workload '" + id + "'; known: " + ids());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -17,13 +18,28 @@ class WorkloadsTest {
     @Test
     void idsAreUniqueAndBatchInputSplitsEvenlyOverFourPartitions() {
         Set<String> ids = new HashSet<>();
-        for (Workload w : Workloads.all()) {
+        List<Workload> all = new ArrayList<>(Workloads.all());
+        Workloads.all().stream().filter(w -> w instanceof ScalingWorkload).forEach(w -> all.addAll(((ScalingWorkload) w).steps()));
+        for (Workload w : all) {
             assertTrue(ids.add(w.id().toLowerCase()), "duplicate id " + w.id());
             if (w instanceof BatchWorkload b) {
                 assertEquals(0, b.recordsPerBatch() % BenchSettings.STANDARD.inputPartitions(), w.id());
             }
         }
-        assertTrue(ids.containsAll(List.of("w0", "w1")));
+        assertTrue(ids.containsAll(List.of("w0", "w1", "w7a", "w7a-100k", "w7a-1m", "w7b", "w7b-1", "w7b-2")), ids.toString());
+    }
+
+    @Test
+    void findsTheStepsOfAScalingWorkloadByIdForItsForkedJvms() {
+        ScalingWorkload growth = (ScalingWorkload) Workloads.byId("W7a");
+        assertEquals(List.of("W7a-100k", "W7a-500k", "W7a-1M"), growth.steps().stream().map(Workload::id).toList());
+        BatchWorkload largest = (BatchWorkload) Workloads.byId("w7a-1m");
+        assertEquals(1_000_000, largest.keys());
+        assertEquals(10_000, largest.recordsPerBatch());
+        BatchWorkload twoExecutors = (BatchWorkload) Workloads.byId("W7b-2");
+        assertEquals("local-cluster[2,1,1024]", twoExecutors.sparkSettings().get("spark.master"));
+        assertEquals(((BatchWorkload) Workloads.byId("W2")).keys(), twoExecutors.keys());
+        assertEquals(List.of("W7a", "W7b", "R1"), Workloads.select("W7a,W7b,R1").stream().map(Workload::id).toList());
     }
 
     @Test
@@ -69,5 +85,24 @@ class WorkloadsTest {
         assertFalse(text.contains("900 k"), text);
         assertTrue(text.indexOf("| W0 |") < text.indexOf("| W1 |"), text);
         assertTrue(text.endsWith("## Notes\nHand-written note.\n"), text);
+    }
+
+    @Test
+    void aScalingRowIsTheLastStepOverTheFirstWithoutASparkStreamingSide(@TempDir Path dir) throws Exception {
+        ScalingWorkload growth = (ScalingWorkload) Workloads.byId("W7a");
+        Row row = growth.row(List.of(new Measurement(70, "a", ""), new Measurement(72, "b", ""),
+                new Measurement(77, "c", "")));
+        assertEquals(1.1, row.ratio(), 1e-9);
+        assertEquals("pass", row.result());
+        ScalingWorkload scaleOut = (ScalingWorkload) Workloads.byId("W7b");
+        Row slow = scaleOut.measure(step -> new Measurement(step.id().equals("W7b-1") ? 1_000_000 : 1_500_000, "d", ""));
+        assertEquals("FAIL", slow.result());
+
+        Path file = dir.resolve("performance.md");
+        PerformanceReport.update(file, List.of(row, slow), new Machine(2, "Test CPU", "17", "2026-01-01 00:00 UTC", "0.5"));
+        String text = Files.readString(file);
+        assertTrue(text.contains("| W7a | " + growth.description() + " | median ms per batch; ratio 1M / 100k keys | "
+                + "100k keys 70.0 ms, 500k keys 72.0 ms, 1M keys 77.0 ms | – | 1.10× | ≤ 1.2× | pass |"), text);
+        assertTrue(text.contains("| 1 executor 1,000 k records/s, 2 executors 1,500 k records/s | – | 1.50× | ≥ 1.7× | FAIL |"), text);
     }
 }
