@@ -90,21 +90,27 @@ public final class ReplayAnalytics {
                 })).name("requests-per-user").saveAsTextFiles(out + "/user-counts", "txt");
     }
 
-    /** {@code records} lines per second, each up to 500 ms older than the newest before it. */
+    /** {@code records} lines per second from 2025-12-01, each up to 500 ms older than the newest before it. */
     static void writeRecording(Path file, int batches, int records, int users) throws IOException {
+        writeRecording(file, START, batches, records, users);
+        System.out.println("recording starts at " + Instant.ofEpochMilli(START));
+    }
+
+    /** As {@link #writeRecording(Path, int, int, int)}, from {@code start} (epoch ms, a whole second). */
+    public static void writeRecording(Path file, long start, int batches, int records, int users)
+            throws IOException {
         Files.createDirectories(file.getParent());
         Random random = new Random(42);
         String[] statuses = {"200", "200", "200", "200", "304", "404", "500"};
         try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             for (long s = 0; s < batches; s++) {
                 for (int r = 0; r < records; r++) {
-                    long ts = START + s * 1000 + (r * 1000L) / records + 1;
-                    long jitter = Math.min(ts - START - 1, random.nextInt(500));
+                    long ts = start + s * 1000 + (r * 1000L) / records + 1;
+                    long jitter = Math.min(ts - start - 1, random.nextInt(500));
                     w.write((ts - jitter) + ",u" + random.nextInt(users) + "," + statuses[random.nextInt(7)]);
                     w.newLine();
                 }
             }
         }
-        System.out.println("recording starts at " + Instant.ofEpochMilli(START));
     }
 }

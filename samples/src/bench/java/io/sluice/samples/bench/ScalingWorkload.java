@@ -4,19 +4,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A workload that compares Sluice with itself (W7): the same pipeline in a few steps of one setting (keys in
- * state, executors), each step a batch workload of its own measured on Sluice alone in its own forked JVM, one
+ * A workload that compares Sluice with itself (W7, RP): the same pipeline in a few steps of one setting (keys in
+ * state, executors, the clock), each step a workload of its own measured on Sluice alone in its own forked JVM, one
  * after the other. Its figure is the last step's over the first step's, checked against the target as it is (no
  * Spark Streaming side: the steps would double the run's time, and the target is Sluice's own).
  */
 final class ScalingWorkload implements Workload {
     /** One step: how the table labels it (e.g. "1M keys") and the workload measured there. */
-    record Step(String label, BatchWorkload workload) {
+    record Step(String label, Workload workload) {
     }
 
     /** Runs a step's Sluice side in a forked JVM (the benchmark's fork) and returns what it measured. */
     interface SluiceFork {
-        Measurement run(BatchWorkload step) throws Exception;
+        Measurement run(Workload step) throws Exception;
     }
 
     private final String id;
@@ -57,8 +57,20 @@ final class ScalingWorkload implements Workload {
                         new Step("2 executors", new OnLocalCluster(w2, "W7b-2", 2))));
     }
 
-    List<BatchWorkload> steps() {
+    List<Workload> steps() {
         return steps.stream().map(Step::workload).toList();
+    }
+
+    /**
+     * RP: issue #19's replay pipeline ({@link ReplayRun}) over a recorded access log, on the wall clock and
+     * fast-forward on a replay clock; batches per second, fast-forward over the wall clock.
+     */
+    static ScalingWorkload replay() {
+        return new ScalingWorkload("RP", "replay: 60 s window count + mapWithState count, saveAsTextFiles, "
+                + "1,000 records per 1 s batch", new Figure("batches per second; ratio fast-forward / wall clock",
+                        "batches/s", true), 100, List.of(
+                        new Step("wall clock", new ReplayRun("RP-wall", false)),
+                        new Step("fast-forward", new ReplayRun("RP-ff", true))));
     }
 
     @Override

@@ -20,6 +20,7 @@ public final class Workloads {
             new CheckpointBytes(),
             ScalingWorkload.stateGrowth(),
             ScalingWorkload.scaleOut(),
+            ScalingWorkload.replay(),
             // ingestion (R) workloads after W7.
             new SocketIngestion(),
             KafkaIngestion.count(),

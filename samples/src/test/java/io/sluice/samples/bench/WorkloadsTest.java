@@ -26,7 +26,8 @@ class WorkloadsTest {
                 assertEquals(0, b.recordsPerBatch() % BenchSettings.STANDARD.inputPartitions(), w.id());
             }
         }
-        assertTrue(ids.containsAll(List.of("w0", "w1", "w7a", "w7a-100k", "w7a-1m", "w7b", "w7b-1", "w7b-2")), ids.toString());
+        assertTrue(ids.containsAll(List.of("w0", "w1", "w7a", "w7a-100k", "w7a-1m", "w7b", "w7b-1", "w7b-2", "rp", "rp-wall",
+                "rp-ff")), ids.toString());
     }
 
     @Test
@@ -40,6 +41,18 @@ class WorkloadsTest {
         assertEquals("local-cluster[2,1,1024]", twoExecutors.sparkSettings().get("spark.master"));
         assertEquals(((BatchWorkload) Workloads.byId("W2")).keys(), twoExecutors.keys());
         assertEquals(List.of("W7a", "W7b", "R1"), Workloads.select("W7a,W7b,R1").stream().map(Workload::id).toList());
+    }
+
+    @Test
+    void theReplayRowComparesFastForwardWithTheWallClockAgainstAHundredfoldTarget() {
+        ScalingWorkload replay = (ScalingWorkload) Workloads.byId("RP");
+        assertEquals(List.of("RP-wall", "RP-ff"), replay.steps().stream().map(Workload::id).toList());
+        Row row = replay.row(List.of(new Measurement(0.98, "-", ""), new Measurement(49, "-", "")));
+        assertEquals(50.0, row.ratio(), 1e-9);
+        assertEquals("FAIL", row.result());
+        assertEquals("pass", replay.row(List.of(new Measurement(1, "-", ""), new Measurement(100, "-", ""))).result());
+        assertEquals("wall clock 1.0 batches/s, fast-forward 100 batches/s",
+                replay.row(List.of(new Measurement(1, "-", ""), new Measurement(100, "-", ""))).sluice().detail());
     }
 
     @Test
