@@ -241,7 +241,8 @@ final class ContextLifecycle {
                 description.freeze();
                 List<BatchScheduler.BatchObserver> observers = new ArrayList<>();
                 if (clock instanceof ReplayClock replay) {
-                    replay.begin(recordedSpan(), context.batchInterval(), this::endOfRecording);
+                    replay.begin(recordedSpan(), context.batchInterval(), settings.replayGroupBatches(),
+                            this::endOfRecording);
                     observers.add(replay); // first: a later observer's failure must not stall the replay
                 }
                 Recovery.Start start = recovery.start(sc, description, new Time(clock.millis()), settings.recovery());
@@ -251,7 +252,8 @@ final class ContextLifecycle {
                 ui = StreamingUi.start(graph, listeners, clock, settings.uiRetainedBatches(), r::lastCheckpointed);
                 observers.addAll(start.observers());
                 scheduler = new BatchScheduler(graph, clock, listeners, this::reportError, observers,
-                        settings.concurrentJobs(), sc.appName());
+                        settings.concurrentJobs(), sc.appName(),
+                        clock instanceof ReplayClock replay ? replay : BatchScheduler.Groups.NONE);
                 if (autoscaling != null) {
                     listeners.add(new Autoscaler(autoscaling, new SparkExecutorAllocation(sc.sc()),
                             new GraphStatefulOperators(graph), clock::millis, context.batchInterval().toMillis(),

@@ -70,6 +70,15 @@ final class ContextSettings {
         return v == null ? batchInterval.multipliedBy(10) : Duration.ofMillis(JavaUtils.timeStringAsMs(v));
     }
 
+    /** Batches a replay runs as a group ({@link Settings#REPLAY_GROUP_BATCHES}). */
+    int replayGroupBatches() {
+        int n = Integer.parseInt(withDefault(Settings.REPLAY_GROUP_BATCHES, "20"));
+        if (n < 1) {
+            throw new IllegalArgumentException(Settings.REPLAY_GROUP_BATCHES + " must be at least 1, was " + n);
+        }
+        return n;
+    }
+
     /** Completed batches the Streaming page keeps (Spark Streaming's {@code spark.streaming.ui.retainedBatches}). */
     int uiRetainedBatches() {
         return Integer.parseInt(get(Settings.UI_RETAINED_BATCHES, "spark.streaming.ui.retainedBatches",

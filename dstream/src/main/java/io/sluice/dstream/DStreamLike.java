@@ -305,8 +305,7 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
      * committed atomically: a re-run batch replaces its directory instead of adding to it.
      */
     public void saveAsTextFiles(String prefix, String suffix) {
-        output("saveAsTextFiles",
-                (rdd, time) -> TextFileSink.save(rdd, TextFileSink.batchPath(prefix, suffix, time)));
+        output("saveAsTextFiles", new TextFileSink<>(prefix, suffix));
     }
 
     /**

@@ -7,16 +7,19 @@ import java.time.Duration;
 
 /**
  * {@link Clock#replay()}: time is the recording's. The context's start sets it just before the batch holding
- * the first record; each time the batch timer waits for the next batch, the clock waits for the batch it let
- * through before to complete and then jumps to the next batch time. Past the batch holding the last record it
- * calls the end handler (which stops the context) instead. Between jumps it moves with the wall clock, up to
- * just before the next batch time, so listeners see real processing times; batch times never depend on it.
+ * the first record. Batches run in groups of {@code groupSize} consecutive batch times, aligned on the epoch
+ * (the recording's last batch also ends a group): the timer goes through a group's batch times at once, and
+ * the scheduler runs the group's outputs together ({@link BatchScheduler.Groups}); at the first batch of the
+ * next group the clock waits for the group before to complete. Past the batch holding the last record it calls
+ * the end handler (which stops the context) instead. Between jumps it moves with the wall clock, up to just
+ * before the next batch time, so listeners see real processing times; batch times never depend on it.
  */
-final class ReplayClock implements Clock, BatchScheduler.BatchObserver {
+final class ReplayClock implements Clock, BatchScheduler.BatchObserver, BatchScheduler.Groups {
     private long now;
     private long releasedAtNanos;
     private long drift; // how far millis() may run ahead of now: 0 until the first batch, then interval - 1
     private long interval;
+    private int groupSize = 1;
     private Time released;
     private Time completed;
     private long lastBatch = Long.MAX_VALUE;
@@ -28,13 +31,14 @@ final class ReplayClock implements Clock, BatchScheduler.BatchObserver {
      * Starts the replay of {@code span} (null: no recording, from the wall time on, no end); {@code onEnd} is
      * called once, from the timer's thread, when the timer asks for the batch after the last one.
      */
-    synchronized void begin(RecordedSpan span, Duration batchInterval, Runnable onEnd) {
+    synchronized void begin(RecordedSpan span, Duration batchInterval, int groupSize, Runnable onEnd) {
         if (begun) {
             throw new IllegalStateException("this replay clock already runs a context: give each context its own "
                     + "Clock.replay()");
         }
         begun = true;
         interval = batchInterval.toMillis();
+        this.groupSize = Math.max(1, groupSize);
         this.onEnd = onEnd;
         if (span == null) {
             now = Clock.system().millis();
@@ -58,7 +62,7 @@ final class ReplayClock implements Clock, BatchScheduler.BatchObserver {
 
     @Override
     public synchronized long waitUntil(long target) throws InterruptedException {
-        while (released != null && (completed == null || completed.isBefore(released))) {
+        while (released != null && closesGroup(released) && (completed == null || completed.isBefore(released))) {
             wait();
         }
         if (target > lastBatch) {
@@ -75,6 +79,14 @@ final class ReplayClock implements Clock, BatchScheduler.BatchObserver {
         releasedAtNanos = System.nanoTime();
         drift = interval - 1;
         return now;
+    }
+
+    /** Whether {@code time} is the last batch of its group: the group's batch times run before it waits. */
+    @Override
+    public synchronized boolean closesGroup(Time time) {
+        long t = time.milliseconds();
+        return groupSize == 1 || t >= lastBatch || Math.floorMod(Math.floorDiv(t, interval), (long) groupSize)
+                == groupSize - 1;
     }
 
     @Override

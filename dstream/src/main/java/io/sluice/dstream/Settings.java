@@ -20,6 +20,13 @@ public final class Settings {
      */
     public static final String CONTINUE_ON_BATCH_FAILURE = "sluice.continueOnBatchFailure";
 
+    /**
+     * On a replay clock, how many consecutive batches run as a group (default 20): their outputs that split into
+     * tasks and a commit ({@code saveAsTextFiles} on the local file system) run in one Spark job, and each batch
+     * then commits in order. 1 runs every batch alone.
+     */
+    public static final String REPLAY_GROUP_BATCHES = "sluice.replay.groupBatches";
+
     /** Completed batches the Streaming page and the run report keep (default 1000, else Spark Streaming's key). */
     public static final String UI_RETAINED_BATCHES = "sluice.ui.retainedBatches";
     /** A file the run report is written to when the context stops (default: none). */

@@ -43,10 +43,18 @@ public final class Jobs {
         return all;
     }
 
-    /** What an action does with one partition's records, in a task: its result goes back to the driver. */
+    /**
+     * What an action does with one partition's records, in a task: its result goes back to the driver. It is told
+     * the partition's index in its RDD and the task attempt's id (unique per attempt, also when one task runs the
+     * partitions of several RDDs, see {@link #eachPartitionOfEach}).
+     */
     @FunctionalInterface
     public interface PartitionAction<A, U> extends Serializable {
-        U apply(TaskContext task, java.util.Iterator<A> records) throws Exception;
+        U apply(int partition, long attempt, java.util.Iterator<A> records) throws Exception;
+    }
+
+    /** An RDD and what to do with each of its partitions. */
+    public record Work<A, U>(RDD<A> rdd, PartitionAction<A, U> action) {
     }
 
     /**
@@ -58,6 +66,31 @@ public final class Jobs {
         List<U> results = new ArrayList<>();
         for (Object r : run(rdd, new JavaAction<>(action))) {
             results.add((U) r);
+        }
+        return results;
+    }
+
+    /**
+     * Every work's action on every partition of its RDD, all in one job of at most {@code tasks} tasks: the
+     * fixed cost of a Spark job and its result stage is paid once for all of them. Task s runs, in the order of
+     * {@code works} and then of partitions, every partition p with {@code p % tasks == s}: partition p of
+     * consecutive batches' RDDs, where each depends on the one before (state, windows), runs in one task, in
+     * batch order. Returns each work's results in partition order; one failed action fails the job.
+     */
+    public static List<List<Object>> eachPartitionOfEach(List<Work<?, ?>> works, int tasks) {
+        WorkListRDD all = new WorkListRDD(works, tasks);
+        Object[] perTask = run(all, new IteratorList());
+        List<List<Object>> results = new ArrayList<>();
+        for (Work<?, ?> work : works) {
+            results.add(new ArrayList<>(java.util.Collections.nCopies(work.rdd().getNumPartitions(), null)));
+        }
+        for (int s = 0; s < perTask.length; s++) {
+            @SuppressWarnings("unchecked")
+            List<Object> ran = (List<Object>) perTask[s];
+            int next = 0;
+            for (int[] item : all.items(s)) {
+                results.get(item[0]).set(item[1], ran.get(next++));
+            }
         }
         return results;
     }
@@ -120,7 +153,8 @@ public final class Jobs {
         @SuppressWarnings("unchecked")
         public U apply(TaskContext context, Iterator<Object> records) {
             try {
-                return action.apply(context, (java.util.Iterator<A>) CollectionConverters.asJava(records));
+                return action.apply(context.partitionId(), context.taskAttemptId(),
+                        (java.util.Iterator<A>) CollectionConverters.asJava(records));
             } catch (RuntimeException e) {
                 throw e;
             } catch (Exception e) {

@@ -58,7 +58,19 @@ public final class BatchScheduler {
         }
     }
 
-    private sealed interface Event permits GenerateBatch, JobStarted, JobFinished, Shutdown {
+    /**
+     * Which batches run together: a batch that closes its group starts the group's run. Batches of a group
+     * compute their split outputs in one Spark job ({@link GroupRun}) and complete one by one, in order.
+     */
+    @FunctionalInterface
+    public interface Groups {
+        /** Every batch alone: each job runs as soon as its batch is generated. */
+        Groups NONE = time -> true;
+
+        boolean closesGroup(Time time);
+    }
+
+    private sealed interface Event permits GenerateBatch, JobStarted, JobFinished, NothingToRun, Flush, Shutdown {
     }
 
     private record GenerateBatch(Time time) implements Event {
@@ -70,6 +82,14 @@ public final class BatchScheduler {
     private record JobFinished(Time time, int outputId, long at, Throwable error) implements Event {
     }
 
+    /** A grouped batch without jobs reached its turn. */
+    private record NothingToRun(Time time) implements Event {
+    }
+
+    /** Runs the batches of an unfinished group (no more are coming: a stop, a stepped timer's last batch). */
+    private record Flush() implements Event {
+    }
+
     private record Shutdown() implements Event {
     }
 
@@ -78,6 +98,8 @@ public final class BatchScheduler {
     private final ListenerBus listeners;
     private final Consumer<Throwable> errors;
     private final List<BatchObserver> observers;
+    private final Groups groups;
+    private final List<BatchRun> group = new ArrayList<>(); // generated, waiting for their group; event loop only
     private final String name;
     private final ExecutorService jobPool;
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
@@ -87,9 +109,16 @@ public final class BatchScheduler {
     private final Set<Time> inFlight = ConcurrentHashMap.newKeySet(); // batches whose jobs may be running
     private volatile boolean cancelling; // a forced stop interrupts running jobs: their errors are not failures
     private BatchTimer timer;
+    private volatile Time steppedThrough; // a stepped timer's last allowed batch: it closes its group
 
     public BatchScheduler(StreamGraph graph, Clock clock, ListenerBus listeners, Consumer<Throwable> errors,
             List<BatchObserver> observers, int concurrentJobs, String name) {
+        this(graph, clock, listeners, errors, observers, concurrentJobs, name, Groups.NONE);
+    }
+
+    public BatchScheduler(StreamGraph graph, Clock clock, ListenerBus listeners, Consumer<Throwable> errors,
+            List<BatchObserver> observers, int concurrentJobs, String name, Groups groups) {
+        this.groups = groups;
         this.graph = graph;
         this.clock = clock;
         this.listeners = listeners;
@@ -127,7 +156,10 @@ public final class BatchScheduler {
 
     /** Lets a stepped scheduler's timer fire {@code n} more batches; returns the time of the last of them. */
     public Time allow(int n) {
-        return timer.allow(n);
+        Time last = timer.allow(n);
+        steppedThrough = last;
+        post(new Flush()); // what an earlier step generated waits no longer
+        return last;
     }
 
     /**
@@ -144,6 +176,7 @@ public final class BatchScheduler {
      */
     public Time stop(boolean gracefully, Duration timeout, java.util.function.BooleanSupplier pendingInput) {
         Time last = timer == null ? null : timer.stop();
+        post(new Flush());
         boolean drained = false;
         if (gracefully) {
             if (last != null && pendingInput.getAsBoolean()) {
@@ -208,6 +241,10 @@ public final class BatchScheduler {
                     jobStarted(e);
                 } else if (event instanceof JobFinished e) {
                     jobFinished(e);
+                } else if (event instanceof NothingToRun e) {
+                    nothingToRun(e.time());
+                } else if (event instanceof Flush) {
+                    runGroup();
                 }
             } catch (Throwable e) { // Scala code may throw checked exceptions; the loop must survive them
                 LOG.error("Batch scheduler failed handling {}", event, e);
@@ -239,6 +276,15 @@ public final class BatchScheduler {
             observer.batchGenerated(time);
         }
         listeners.post(new StreamingListener.BatchSubmitted(run.info()));
+        if (groups != Groups.NONE) {
+            running.put(time, run);
+            inFlight.add(time);
+            group.add(run);
+            if (groups.closesGroup(time) || time.equals(steppedThrough)) {
+                runGroup();
+            }
+            return;
+        }
         if (jobs.isEmpty()) {
             complete(run);
             return;
@@ -247,6 +293,45 @@ public final class BatchScheduler {
         inFlight.add(time);
         for (Job job : jobs) {
             jobPool.execute(() -> runJob(job));
+        }
+    }
+
+    /** Hands the batches waiting for their group to a job thread, as one {@link GroupRun}. */
+    private void runGroup() {
+        if (group.isEmpty()) {
+            return;
+        }
+        List<List<Job>> batches = new ArrayList<>();
+        List<Time> times = new ArrayList<>();
+        for (BatchRun run : group) {
+            batches.add(run.jobs);
+            times.add(run.time);
+        }
+        group.clear();
+        GroupRun run = new GroupRun(graph.sparkContext().sc(), clock, new GroupRun.Reports() {
+            @Override
+            public void started(Job job, long at) {
+                post(new JobStarted(job.time(), job.outputId(), at));
+            }
+
+            @Override
+            public void finished(Job job, long at, Throwable error) {
+                post(new JobFinished(job.time(), job.outputId(), at, error));
+            }
+
+            @Override
+            public void nothingToRun(Time time) {
+                post(new NothingToRun(time));
+            }
+        }, this::runJob, () -> cancelling);
+        jobPool.execute(() -> run.run(times, batches));
+    }
+
+    private void nothingToRun(Time time) {
+        BatchRun run = running.remove(time);
+        if (run != null) {
+            run.processingStart = run.processingEnd = clock.millis();
+            complete(run);
         }
     }
 
@@ -339,6 +424,7 @@ public final class BatchScheduler {
         Map<String, BatchReport> input;
         Map<String, StateOperatorInfo> state = Map.of(); // known once the batch completed
         final Map<Integer, OutputOperationInfo> outputs = new LinkedHashMap<>();
+        final List<Job> jobs;
         int remaining;
         long processingStart = -1;
         long processingEnd = -1;
@@ -347,6 +433,7 @@ public final class BatchScheduler {
             this.time = time;
             this.submitted = submitted;
             this.input = input;
+            this.jobs = List.copyOf(jobs);
             this.remaining = jobs.size();
             for (Job job : jobs) {
                 outputs.put(job.outputId(), new OutputOperationInfo(time, job.outputId(), job.kind(), job.callSite(),

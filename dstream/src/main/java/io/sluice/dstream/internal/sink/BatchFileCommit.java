@@ -31,27 +31,67 @@ public final class BatchFileCommit {
     }
 
     public static void commit(Configuration conf, String directory, Writer writer) throws IOException {
+        Pending pending = begin(conf, directory);
+        try {
+            writer.writeTo(pending.staging());
+            pending.commit();
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("writing " + directory + " failed: " + e, e);
+        } finally {
+            pending.abort();
+        }
+    }
+
+    /**
+     * Starts a batch's output: deletes what an earlier attempt left in its staging directory, which the
+     * output is then written into before {@link Pending#commit}.
+     */
+    public static Pending begin(Configuration conf, String directory) throws IOException {
         Path target = new Path(directory);
         FileSystem fs = target.getFileSystem(conf);
-        Path parent = target.getParent();
-        Path staging = new Path(parent, "." + target.getName() + ".staging");
+        Path staging = new Path(target.getParent(), "." + target.getName() + ".staging");
         if (fs.exists(staging)) {
             LOG.info("Deleting {}, left by an attempt of this batch that did not commit", staging);
             fs.delete(staging, true);
         }
-        try {
-            writer.writeTo(staging.toString());
+        return new Pending(fs, staging, target);
+    }
+
+    /** A batch's output being written into its staging directory. */
+    public static final class Pending {
+        private final FileSystem fs;
+        private final Path staging;
+        private final Path target;
+
+        private Pending(FileSystem fs, Path staging, Path target) {
+            this.fs = fs;
+            this.staging = staging;
+            this.target = target;
+        }
+
+        public String staging() {
+            return staging.toString();
+        }
+
+        /** The staging directory, qualified (a {@code file:} URI on the local file system). */
+        public java.net.URI stagingUri() {
+            return fs.makeQualified(staging).toUri();
+        }
+
+        /** Renames the staging directory to the batch's, replacing an earlier output of the same batch. */
+        public void commit() throws IOException {
             if (fs.exists(target) && !fs.delete(target, true)) {
                 throw new IOException("could not replace the earlier output " + target);
             }
             if (!fs.rename(staging, target)) {
                 throw new IOException("could not rename " + staging + " to " + target);
             }
-        } catch (IOException | RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IOException("writing " + target + " failed: " + e, e);
-        } finally {
+        }
+
+        /** Deletes whatever is left in the staging directory (nothing after a commit). */
+        public void abort() throws IOException {
             if (fs.exists(staging)) {
                 fs.delete(staging, true);
             }

@@ -1,19 +1,27 @@
 package io.sluice.dstream.internal.sink;
 
+import io.sluice.dstream.internal.OutputOperation;
 import io.sluice.rdd.Time;
-import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.spark.api.java.JavaRDD;
 
 /**
- * {@code saveAsTextFiles}: one directory of text files per batch, committed by {@link BatchFileCommit}. On the
- * local file system the tasks write the part files directly ({@link PartFiles}); elsewhere (HDFS, object
- * stores) Spark's {@code saveAsTextFile} and its Hadoop output committer write them.
+ * {@code saveAsTextFiles}: one directory of text files per batch, {@code prefix-<batch ms>[.suffix]}, committed
+ * by {@link BatchFileCommit}. On the local file system the tasks write the part files directly ({@link
+ * PartFiles}), and the output splits into those tasks and the commit (so a replay can run several batches' tasks
+ * in one job); elsewhere (HDFS, object stores) Spark's {@code saveAsTextFile} and its Hadoop output committer
+ * write them.
  */
-public final class TextFileSink {
-    private TextFileSink() {
+public final class TextFileSink<T> implements OutputOperation.Action<T> {
+    private final String prefix;
+    private final String suffix;
+
+    public TextFileSink(String prefix, String suffix) {
+        this.prefix = prefix;
+        this.suffix = suffix;
     }
 
     /** Spark Streaming's naming: {@code prefix-<batch ms>[.suffix]}. */
@@ -22,18 +30,47 @@ public final class TextFileSink {
         return suffix == null || suffix.isEmpty() ? base : base + "." + suffix;
     }
 
-    public static void save(JavaRDD<?> rdd, String directory) throws IOException {
+    @Override
+    public void run(JavaRDD<T> rdd, Time time) throws Exception {
+        if (splits(rdd)) {
+            OutputOperation.Split.run(split(rdd, time), rdd);
+        } else {
+            BatchFileCommit.commit(rdd.context().hadoopConfiguration(), batchPath(prefix, suffix, time),
+                    rdd::saveAsTextFile);
+        }
+    }
+
+    @Override
+    public boolean splits(JavaRDD<T> rdd) {
+        try {
+            var fs = new Path(prefix).getFileSystem(rdd.context().hadoopConfiguration());
+            return fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem;
+        } catch (java.io.IOException e) {
+            return false; // the whole run reports the problem
+        }
+    }
+
+    @Override
+    public OutputOperation.Split<T> split(JavaRDD<T> rdd, Time time) throws Exception {
         Configuration conf = rdd.context().hadoopConfiguration();
-        org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(directory);
-        var fs = target.getFileSystem(conf);
-        boolean local = fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem;
-        BatchFileCommit.commit(conf, directory, staging -> {
-            if (local) {
-                PartFiles.write(rdd, java.nio.file.Path.of(fs.makeQualified(new org.apache.hadoop.fs.Path(staging))
-                        .toUri()));
-            } else {
-                rdd.saveAsTextFile(staging);
+        BatchFileCommit.Pending pending = BatchFileCommit.begin(conf, batchPath(prefix, suffix, time));
+        java.nio.file.Path staging = java.nio.file.Path.of(pending.stagingUri());
+        return new OutputOperation.Split<>() {
+            @Override
+            public io.sluice.rdd.internal.Jobs.PartitionAction<T, ?> task() {
+                return PartFiles.writer(staging);
             }
-        });
+
+            @Override
+            public void commit() throws Exception {
+                PartFiles.markSuccess(staging);
+                pending.commit();
+            }
+
+            @Override
+            public void close() throws Exception {
+                pending.abort();
+            }
+        };
     }
 }

@@ -1,0 +1,177 @@
+package io.sluice.dstream.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.dstream.Clock;
+import io.sluice.dstream.DStream;
+import io.sluice.dstream.PairDStream;
+import io.sluice.dstream.Replay;
+import io.sluice.dstream.Settings;
+import io.sluice.dstream.StreamingContext;
+import io.sluice.dstream.StreamingException;
+import io.sluice.state.StateSpec;
+import io.sluice.testkit.SharedSpark;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobStart;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import scala.Tuple2;
+
+/**
+ * A replay runs consecutive batches as groups: the part files of every {@code saveAsTextFiles} of a group are
+ * written in one Spark job, and each batch then commits its directories in order. The files are those of a run
+ * whose batches run alone, user code ({@code foreachRDD}) sees each batch in order with the outputs before it
+ * committed and those after it not yet, and a failing batch fails as it would alone: named, and after the
+ * batches before it committed.
+ */
+class GroupedReplayTest {
+    private static final long BASE = 1_764_547_200_000L; // on the 1 s grid; 3 s past a multiple of 7 s
+    private static final int BATCHES = 23;
+    private static final String MARKER = "GroupedReplayTest: every job before this one was counted";
+
+    @TempDir
+    Path dir;
+
+    /** Three records per second, keys a..e, in time order. */
+    private Path recording() throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (int s = 0; s < BATCHES; s++) {
+            for (int r = 0; r < 3; r++) {
+                lines.add((BASE + s * 1000L + 100 + r * 300) + "," + (char) ('a' + (s * 3 + r) % 5));
+            }
+        }
+        Path file = dir.resolve("recording/log.txt");
+        Files.createDirectories(file.getParent());
+        Files.write(file, lines);
+        return file.getParent();
+    }
+
+    /** The pipeline: a 5 s window count and a running count, each saved, with a foreachRDD between them. */
+    private static void build(StreamingContext ctx, Path recording, Path out, List<String> seen, String failOn) {
+        DStream<String> lines = Replay.textFiles(ctx, recording.toString(),
+                Replay.timestampColumn(0, ",", "epochMillis"), Duration.ZERO);
+        PairDStream<String, Long> keys = lines.map(l -> {
+            if (l.startsWith(failOn)) {
+                throw new IllegalArgumentException("bad line " + l);
+            }
+            return l;
+        }).mapToPair(l -> new Tuple2<>(l.split(",")[1], 1L));
+        keys.reduceByKeyAndWindow(Long::sum, (a, b) -> a - b, Duration.ofSeconds(5), Duration.ofSeconds(1))
+                .saveAsTextFiles(out + "/window", "txt");
+        keys.foreachRDD((rdd, time) -> seen.add(time.milliseconds() + " window "
+                + Files.exists(Path.of(out + "/window-" + time.milliseconds() + ".txt/_SUCCESS")) + " counts "
+                + Files.exists(Path.of(out + "/counts-" + time.milliseconds() + ".txt"))));
+        keys.mapWithState(StateSpec.<String, Long, Long, String>function((key, one, state) -> {
+            long n = (state.exists() ? state.get() : 0L) + one.orElse(0L);
+            state.update(n);
+            return key + "=" + n;
+        })).saveAsTextFiles(out + "/counts", "txt");
+    }
+
+    /** Runs the replay with groups of {@code group} batches; returns how many Spark jobs it ran. */
+    private int replay(Path recording, Path out, int group, List<String> seen, String failOn)
+            throws InterruptedException {
+        AtomicInteger jobs = new AtomicInteger();
+        CountDownLatch delivered = new CountDownLatch(1);
+        SparkListener counter = new SparkListener() {
+            @Override
+            public void onJobStart(SparkListenerJobStart start) {
+                if (MARKER.equals(start.properties().getProperty("spark.job.description"))) {
+                    delivered.countDown();
+                } else {
+                    jobs.incrementAndGet();
+                }
+            }
+        };
+        SharedSpark.context().sc().addSparkListener(counter);
+        StreamingContext ctx = StreamingContext.create(SharedSpark.context(), Duration.ofSeconds(1), Clock.replay());
+        ctx.conf(Settings.REPLAY_GROUP_BATCHES, String.valueOf(group));
+        build(ctx, recording, out, seen, failOn);
+        try {
+            ctx.start();
+            assertTrue(ctx.awaitTerminationOrTimeout(Duration.ofSeconds(120)), "the replay ends by itself");
+        } finally {
+            ctx.stop(false, true);
+            // Listener events arrive in order: once the marker job's start arrived, so had every job's before it.
+            SharedSpark.context().setJobDescription(MARKER);
+            SharedSpark.context().parallelize(List.of(1)).count();
+            SharedSpark.context().setJobDescription(null);
+            assertTrue(delivered.await(60, TimeUnit.SECONDS));
+            SharedSpark.context().sc().removeSparkListener(counter);
+        }
+        return jobs.get();
+    }
+
+    /** Every file under {@code out} (hidden ones too), by relative path, with its content. */
+    private static Map<String, String> files(Path out) throws IOException {
+        Map<String, String> files = new TreeMap<>();
+        try (Stream<Path> all = Files.walk(out)) {
+            for (Path p : all.filter(Files::isRegularFile).toList()) {
+                files.put(out.relativize(p).toString(), Files.readString(p));
+            }
+        }
+        return files;
+    }
+
+    @Test
+    void groupsCommitTheFilesOfBatchesRunAloneInOneJobPerGroup() throws Exception {
+        Path recording = recording();
+        List<String> seenAlone = new ArrayList<>();
+        int jobsAlone = replay(recording, dir.resolve("alone"), 1, seenAlone, "none");
+        List<String> seenGrouped = new ArrayList<>();
+        int jobsGrouped = replay(recording, dir.resolve("grouped"), 7, seenGrouped, "none");
+
+        Map<String, String> alone = files(dir.resolve("alone"));
+        assertEquals(BATCHES * 2 * 3, alone.size(), "per batch and output: two parts and _SUCCESS");
+        assertEquals(alone, files(dir.resolve("grouped")));
+        assertEquals("a=1\nb=1\nc=1\n", alone.get("counts-" + (BASE + 1000) + ".txt/part-00000")
+                + alone.get("counts-" + (BASE + 1000) + ".txt/part-00001"));
+
+        List<String> expected = new ArrayList<>();
+        for (int s = 0; s < BATCHES; s++) {
+            expected.add((BASE + (s + 1) * 1000L) + " window true counts false");
+        }
+        assertEquals(expected, seenAlone);
+        assertEquals(expected, seenGrouped, "each batch in order, between its two outputs' commits");
+        // Besides the job that indexes the recording: alone, one job per batch for both outputs; grouped, one
+        // per group of 7 on the epoch-aligned grid (batches 1-3, 4-10, 11-17, and 18-23, ended by the recording).
+        assertEquals(1 + BATCHES, jobsAlone);
+        assertEquals(1 + 4, jobsGrouped);
+    }
+
+    @Test
+    void aFailingBatchInAGroupFailsAsAloneAfterTheBatchesBeforeItCommitted() throws Exception {
+        Path recording = recording();
+        long failing = BASE + 12_000; // batch 13 (records from 12 s), in the group of batches 11-17
+        List<String> seen = new ArrayList<>();
+        StreamingException e = assertThrows(StreamingException.class,
+                () -> replay(recording, dir.resolve("out"), 7, seen, String.valueOf(failing + 100)));
+        assertTrue(e.getMessage().contains("map at GroupedReplayTest.java:"), e.getMessage());
+        assertTrue(e.getMessage().contains("failed at batch " + (failing + 1000) + " ms"), e.getMessage());
+        assertTrue(e.getMessage().contains("bad line " + (failing + 100)), e.getMessage());
+        Map<String, String> files = files(dir.resolve("out"));
+        for (int s = 1; s <= 12; s++) { // 11 and 12 too: the group's batches before the failed one
+            long t = BASE + s * 1000L;
+            assertTrue(files.containsKey("window-" + t + ".txt/_SUCCESS"), "batch " + s + " committed");
+            assertTrue(files.containsKey("counts-" + t + ".txt/_SUCCESS"), "batch " + s + " committed");
+        }
+        assertFalse(files.keySet().stream().anyMatch(f -> f.startsWith("window-" + (failing + 1000))),
+                "the failed batch wrote nothing visible");
+        assertFalse(files.keySet().stream().anyMatch(f -> f.startsWith(".")), "no staging left: " + files.keySet());
+    }
+}
