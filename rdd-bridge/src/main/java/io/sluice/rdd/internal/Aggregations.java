@@ -35,20 +35,21 @@ public final class Aggregations {
     }
 
     /**
-     * reduceByKey's map-side half: each map task's records combined by key with {@code f}, then shuffled to
+     * reduceByKey's map-side half: each map task's records combined by key with {@code f}, then moved to
      * {@code partitioner}'s partitions without being merged, so a key may occur once per map task. For callers
      * that merge the partials into a structure of their own in one pass (rather than Spark's merge, then theirs).
+     * The move is an {@link Exchange}: in local mode without a shuffle stage; the caller {@link Exchange#release}s
+     * it once what reads it is computed and persisted.
      */
-    public static <K, V> JavaPairRDD<K, V> shuffledPartials(JavaPairRDD<K, V> rdd, Function2<V, V, V> f,
+    public static <K, V> Exchange<K, V> exchangedPartials(JavaPairRDD<K, V> rdd, Function2<V, V, V> f,
             Partitioner partitioner) {
         if (rdd.partitioner().isPresent() && rdd.partitioner().get().equals(partitioner)) {
-            return rdd;
+            return Exchange.of(rdd.rdd(), partitioner, null); // already there: not moved
         }
         int maxEntries = PartialAggregator.DEFAULT_MAX_ENTRIES;
         JavaPairRDD<K, V> partials = Transforms.<Tuple2<K, V>, K, V>mapPartitionsToPair(packed(rdd),
                 records -> new PartialAggregator<K, V, V>(records, v -> v, f, maxEntries), false);
-        return new JavaPairRDD<>(Shuffles.partitionBy(partials.rdd(), partitioner, SharedKryoSerializer.ofContext()),
-                partials.kClassTag(), partials.vClassTag());
+        return Exchange.of(partials.rdd(), partitioner, SharedKryoSerializer.ofContext());
     }
 
     private static <K, V> JavaPairRDD<K, V> packed(JavaPairRDD<K, V> rdd) {

@@ -2,14 +2,12 @@ package io.sluice.dstream.internal.window;
 
 import io.sluice.rdd.internal.ClassTags;
 import io.sluice.dstream.internal.CallSite;
-import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.GraphDescription;
 import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.RddSeries;
 import io.sluice.dstream.internal.Rdds;
-import io.sluice.rdd.internal.Aggregations;
 import io.sluice.rdd.internal.KeyedMap;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.Transforms;
@@ -35,10 +33,10 @@ import scala.reflect.ClassTag;
  *
  * <p>Batches and windows are kept as one hash map per partition ({@link KeyedMap}), all partitioned by the
  * same partitioner, so the update is one narrow zip of partitions ({@link WindowMerge}); only the entering
- * batch is shuffled. This operator's RDD is a view of the window's maps as records. Each window depends on the
- * previous one, so lineage grows by one per slide: like Spark Streaming, the window maps are cut every
- * {@link WindowChecks#defaultCheckpointInterval} unless {@code checkpoint(interval)} says otherwise, reliably
- * when the context has a checkpoint directory and with local checkpoints otherwise.
+ * batch is moved ({@link BatchReduceOperator}). This operator's RDD is a view of the window's maps as records.
+ * Each window depends on the previous one, so lineage grows by one per slide: like Spark Streaming, the window
+ * maps are cut every {@link WindowChecks#defaultCheckpointInterval} unless {@code checkpoint(interval)} says
+ * otherwise, reliably when the context has a checkpoint directory and with local checkpoints otherwise.
  */
 public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
     private final Operator<KeyedMap<K, V>> perBatch;
@@ -66,7 +64,7 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
     public static <K, V> Node<Tuple2<K, V>> node(GraphDescription graph, Node<Tuple2<K, V>> source,
             Function2<V, V, V> reduce, Function2<V, V, V> inverse, Function<Tuple2<K, V>, Boolean> filter,
             Duration window, Duration slide, Partitioner partitioner) {
-        Node<KeyedMap<K, V>> perBatch = reducedPerBatch(graph, source, reduce, partitioner);
+        Node<KeyedMap<K, V>> perBatch = BatchReduceOperator.node(graph, source, reduce, partitioner);
         String callSite = CallSite.of("reduceByKeyAndWindow");
         Duration length = Durations.requirePositiveMillis(window, callSite + ": the window duration");
         Duration every = Durations.requirePositiveMillis(slide, callSite + ": the slide duration");
@@ -75,17 +73,6 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
                 filter == null ? List.of(reduce, inverse) : List.of(reduce, inverse, filter),
                 Node.Settings.DEFAULT.withCheckpointInterval(WindowChecks.defaultCheckpointInterval(every)),
                 config -> new ReducedWindowOperator<>(config, length, partitioner, merge));
-    }
-
-    /** Each batch reduced by key into one map per partition, kept (deserialized) while it is in the window. */
-    private static <K, V> Node<KeyedMap<K, V>> reducedPerBatch(GraphDescription graph, Node<Tuple2<K, V>> source,
-            Function2<V, V, V> reduce, Partitioner partitioner) {
-        Node<KeyedMap<K, V>> reduced = DerivedOperator.node(graph, "reduceByKey (batches of reduceByKeyAndWindow)",
-                source, reduce, (rdd, time, fns) -> Transforms.mapPartitions(
-                        Aggregations.shuffledPartials(Rdds.pairs(rdd), reduce, partitioner),
-                        KeyedMaps.reducedIntoMap(reduce), true));
-        graph.persist(reduced, StorageLevel.MEMORY_ONLY());
-        return reduced;
     }
 
     public Duration window() {
