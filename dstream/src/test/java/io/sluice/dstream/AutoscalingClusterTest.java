@@ -23,12 +23,14 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import org.apache.spark.SparkContext$;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.Optional;
 import org.apache.spark.api.java.function.VoidFunction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 import scala.Tuple2;
 
@@ -41,7 +43,6 @@ import scala.Tuple2;
  * counts of the input after every batch.
  * Waits on batches, never on time; prints the timeline.
  */
-@org.junit.jupiter.api.Disabled("In the clean-clone CI run of 2026-12-06 07:26 no executor registered with the standalone Master in 150 s (it passed in its worktree); disabled until the cause is found, see the stop note")
 class AutoscalingClusterTest {
     private static final Duration INTERVAL = Duration.ofSeconds(2);
     private static final long PER_BATCH = 200;
@@ -50,7 +51,8 @@ class AutoscalingClusterTest {
     private static final long SLOW_MICROS = 10_000;
     private static final long PHASE_SECONDS = 150;
 
-    @TempDir
+    /** Kept when the test fails: the cluster's logs, which the failure message quotes. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     static Path dir;
     private static StandaloneCluster cluster;
     private static StreamingContext context;
@@ -69,8 +71,18 @@ class AutoscalingClusterTest {
     private final BlockingQueue<Row> rows = new LinkedBlockingQueue<>();
     private final List<Row> timeline = new CopyOnWriteArrayList<>();
 
+    /**
+     * Starts the cluster, and stops a SparkContext left running in this JVM: surefire runs every test class of
+     * the module in one JVM, where the earlier classes leave {@code SharedSpark}'s {@code local[2,2]} context
+     * running (it starts again when next asked for), and the builder below would adopt it, so the job would run
+     * in local mode and never reach the cluster.
+     */
     @BeforeAll
     static void startCluster() throws Exception {
+        SparkContext$.MODULE$.getActive().foreach(sc -> {
+            sc.stop();
+            return null;
+        });
         cluster = StandaloneCluster.start(dir, 2, 1, "700m", 120);
     }
 
@@ -129,6 +141,8 @@ class AutoscalingClusterTest {
                 .conf(Settings.DYNAMIC_ALLOCATION_MAX_EXECUTORS, "2")
                 .conf(Settings.DYNAMIC_ALLOCATION_REPARTITION_STATE, "true")
                 .build();
+        assertEquals(cluster.masterUrl(), context.sparkContext().master(),
+                "the context runs on the standalone cluster, not on a SparkContext it adopted");
         MapWithStateDStream<String, Integer, Long, String> counts = OffsetSource.stream(context, PER_BATCH)
                 .mapToPair(o -> new Tuple2<>(key(o), 1))
                 .mapWithState(StateSpec.function(AutoscalingClusterTest::count).numPartitions(2)).name("counts");
@@ -177,7 +191,8 @@ class AutoscalingClusterTest {
         while (true) {
             Row row = rows.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             if (row == null) {
-                throw new AssertionError("no batch showed " + what + " within " + PHASE_SECONDS + " s");
+                throw new AssertionError("no batch showed " + what + " within " + PHASE_SECONDS + " s\n"
+                        + cluster.diagnostics());
             }
             timeline.add(row);
             if (wanted.test(row)) {

@@ -2,11 +2,13 @@ package io.sluice.dstream.testing;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A standalone Spark cluster on this machine from the test class path: a Master and Workers, each its own JVM,
@@ -17,13 +19,18 @@ import java.util.concurrent.TimeUnit;
 public final class StandaloneCluster implements AutoCloseable {
     private static final List<String> JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
+    /** Lines quoted from each log by {@link #diagnostics()}. */
+    private static final int TAIL = 25;
+
     private final String masterUrl;
+    private final Path dir;
     private final Path masterLog;
     private final List<Process> processes = new ArrayList<>();
 
-    private StandaloneCluster(String masterUrl, Path masterLog) {
+    private StandaloneCluster(String masterUrl, Path dir) {
         this.masterUrl = masterUrl;
-        this.masterLog = masterLog;
+        this.dir = dir;
+        this.masterLog = dir.resolve("master.log");
     }
 
     /**
@@ -37,7 +44,7 @@ public final class StandaloneCluster implements AutoCloseable {
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        StandaloneCluster cluster = new StandaloneCluster("spark://127.0.0.1:" + port, dir.resolve("master.log"));
+        StandaloneCluster cluster = new StandaloneCluster("spark://127.0.0.1:" + port, dir);
         try {
             cluster.launch(List.of("-Dspark.master.rest.enabled=false", "org.apache.spark.deploy.master.Master",
                     "--host", "127.0.0.1", "--port", String.valueOf(port), "--webui-port", "0"), cluster.masterLog, dir);
@@ -79,12 +86,12 @@ public final class StandaloneCluster implements AutoCloseable {
         while (registeredWorkers() < n) {
             for (Process p : processes) {
                 if (!p.isAlive()) {
-                    throw new AssertionError("a cluster process exited (" + p.exitValue() + "); see " + masterLog);
+                    throw new AssertionError("a cluster process exited (" + p.exitValue() + ")\n" + diagnostics());
                 }
             }
             if (System.nanoTime() > deadline) {
                 throw new AssertionError(registeredWorkers() + " of " + n + " workers registered after "
-                        + timeoutSeconds + " s; see " + masterLog);
+                        + timeoutSeconds + " s\n" + diagnostics());
             }
             Thread.sleep(200); // polling a log file for a line, not waiting for time to pass
         }
@@ -93,6 +100,50 @@ public final class StandaloneCluster implements AutoCloseable {
     private long registeredWorkers() throws IOException {
         return Files.exists(masterLog)
                 ? Files.readAllLines(masterLog).stream().filter(l -> l.contains("Registering worker")).count() : 0;
+    }
+
+    /**
+     * What a failure message should quote: the Master's record of applications and executors, and the last
+     * lines of the Master's and every Worker's log and of every executor's stderr (under the Workers' work
+     * directories), with their paths.
+     */
+    public String diagnostics() {
+        StringBuilder out = new StringBuilder("standalone cluster ").append(masterUrl).append(", logs under ")
+                .append(dir).append('\n');
+        List<String> master = lines(masterLog);
+        out.append("Master: ").append(count(master, "Registering worker")).append(" workers registered, ")
+                .append(count(master, "Registering app")).append(" applications registered, ")
+                .append(count(master, "Launching executor")).append(" executors launched\n");
+        List<Path> logs = new ArrayList<>(List.of(masterLog));
+        try (Stream<Path> files = Files.list(dir)) {
+            files.filter(f -> f.getFileName().toString().matches("worker-\\d+\\.log")).sorted().forEach(logs::add);
+        } catch (IOException e) {
+            out.append("(cannot list ").append(dir).append(": ").append(e).append(")\n");
+        }
+        try (Stream<Path> files = Files.walk(dir)) { // <work dir>/<app id>/<executor id>/stderr
+            files.filter(f -> f.getFileName().toString().equals("stderr")).sorted().forEach(logs::add);
+        } catch (IOException e) {
+            out.append("(cannot search ").append(dir).append(": ").append(e).append(")\n");
+        }
+        for (Path log : logs) {
+            List<String> all = lines(log);
+            out.append("--- ").append(log).append(" (last ").append(Math.min(TAIL, all.size())).append(" of ")
+                    .append(all.size()).append(" lines) ---\n");
+            all.subList(Math.max(0, all.size() - TAIL), all.size()).forEach(l -> out.append(l).append('\n'));
+        }
+        return out.toString();
+    }
+
+    private static List<String> lines(Path log) {
+        try {
+            return Files.exists(log) ? Files.readAllLines(log, StandardCharsets.ISO_8859_1) : List.of("(no such file)");
+        } catch (IOException e) {
+            return List.of("(unreadable: " + e + ")");
+        }
+    }
+
+    private static long count(List<String> lines, String text) {
+        return lines.stream().filter(l -> l.contains(text)).count();
     }
 
     /** Kills the Workers' executors, the Workers and the Master. */
