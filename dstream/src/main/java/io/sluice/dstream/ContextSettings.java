@@ -72,7 +72,7 @@ final class ContextSettings {
 
     /** Batches a replay runs as a group ({@link Settings#REPLAY_GROUP_BATCHES}). */
     int replayGroupBatches() {
-        int n = Integer.parseInt(withDefault(Settings.REPLAY_GROUP_BATCHES, "20"));
+        int n = Integer.parseInt(withDefault(Settings.REPLAY_GROUP_BATCHES, "50"));
         if (n < 1) {
             throw new IllegalArgumentException(Settings.REPLAY_GROUP_BATCHES + " must be at least 1, was " + n);
         }

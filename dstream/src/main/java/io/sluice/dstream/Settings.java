@@ -21,7 +21,7 @@ public final class Settings {
     public static final String CONTINUE_ON_BATCH_FAILURE = "sluice.continueOnBatchFailure";
 
     /**
-     * On a replay clock, how many consecutive batches run as a group (default 20): their outputs that split into
+     * On a replay clock, how many consecutive batches run as a group (default 50): their outputs that split into
      * tasks and a commit ({@code saveAsTextFiles} on the local file system) run in one Spark job, and each batch
      * then commits in order. 1 runs every batch alone.
      */

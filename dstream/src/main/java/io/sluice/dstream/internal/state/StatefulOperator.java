@@ -2,6 +2,7 @@ package io.sluice.dstream.internal.state;
 
 import io.sluice.rdd.internal.ClassTags;
 import io.sluice.dstream.internal.CallSite;
+import io.sluice.dstream.internal.ExchangeSeries;
 import io.sluice.dstream.internal.GraphDescription;
 import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Operator;
@@ -72,8 +73,8 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     private final JavaPairRDD<K, S> initialState;
     private final StateStart.Planner<K, S> planner; // null: state RDDs are cut with Spark's checkpoints
     private final RddSeries<R> states = new RddSeries<>();
-    /** The exchanges of batches still running, by batch time. */
-    private final NavigableMap<Time, Exchange<K, V>> exchanges = new ConcurrentSkipListMap<>();
+    /** The exchanges of the batches' records, by batch time. */
+    private final ExchangeSeries<K, V> exchanges = new ExchangeSeries<>();
     /** Restored or planned states the batch after their time starts from (instead of the state RDD). */
     private final NavigableMap<Time, JavaRDD<StateVersion<K, S>>> bases = new ConcurrentSkipListMap<>();
     private Serializer shuffleSerializer;
@@ -185,7 +186,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         JavaRDD<Tuple2<K, V>> data = parent.getOrCompute(time)
                 .orElseGet(() -> graph().sparkContext().<Tuple2<K, V>>emptyRDD());
         Exchange<K, V> exchange = Exchange.of(data.rdd(), partitioner, shuffleSerializer());
-        exchanges.put(time, exchange);
+        exchanges.add(time, exchange);
         @SuppressWarnings("unchecked")
         StateRDD<Object, Tuple2<K, V>, R> rdd = new StateRDD<>(
                 previous == null ? null : (org.apache.spark.rdd.RDD<Object>) previous.rdd(),
@@ -271,15 +272,14 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
      */
     @Override
     protected void batchDone(Time time) {
-        Map<Time, Exchange<K, V>> done = exchanges.headMap(time, true);
-        done.values().forEach(Exchange::release);
-        done.clear();
+        exchanges.batchDone(time);
     }
 
     /** Forgets state RDDs no batch can need any more (see {@link RddSeries}). */
     @Override
     protected void forgetOlderThan(Time oldestKept) {
         states.forgetThrough(oldestKept);
+        exchanges.forgetThrough(oldestKept);
         Map<Time, JavaRDD<StateVersion<K, S>>> old = bases.headMap(oldestKept, true);
         for (JavaRDD<StateVersion<K, S>> base : old.values()) {
             if (base.getStorageLevel().useMemory()) { // read ahead after a restart

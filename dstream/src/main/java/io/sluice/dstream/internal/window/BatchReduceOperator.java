@@ -1,6 +1,7 @@
 package io.sluice.dstream.internal.window;
 
 import io.sluice.dstream.internal.CallSite;
+import io.sluice.dstream.internal.ExchangeSeries;
 import io.sluice.dstream.internal.GraphDescription;
 import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Operator;
@@ -12,10 +13,7 @@ import io.sluice.rdd.internal.Exchange;
 import io.sluice.rdd.internal.KeyedMap;
 import io.sluice.rdd.internal.Transforms;
 import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
@@ -26,12 +24,13 @@ import scala.Tuple2;
 /**
  * The batches of a {@link ReducedWindowOperator}: each batch reduced by key into one map per partition, kept
  * (deserialized) while it is in the window. The batch's partial reductions reach their partitions through an
- * {@link Exchange} (in local mode without a shuffle stage), released once the batch completed.
+ * {@link Exchange} (in local mode without a shuffle stage), released once the batch completed and discarded
+ * once the batch is forgotten.
  */
 final class BatchReduceOperator<K, V> extends Operator<KeyedMap<K, V>> {
     private final Function2<V, V, V> reduce;
     private final Partitioner partitioner;
-    private final NavigableMap<Time, Exchange<K, V>> exchanges = new ConcurrentSkipListMap<>();
+    private final ExchangeSeries<K, V> exchanges = new ExchangeSeries<>();
 
     private BatchReduceOperator(Config config, Function2<V, V, V> reduce, Partitioner partitioner) {
         super(config);
@@ -55,7 +54,7 @@ final class BatchReduceOperator<K, V> extends Operator<KeyedMap<K, V>> {
         Operator<Tuple2<K, V>> parent = (Operator<Tuple2<K, V>>) parents().get(0);
         return parent.getOrCompute(time).map(rdd -> {
             Exchange<K, V> exchange = Aggregations.exchangedPartials(Rdds.pairs(rdd), reduce, partitioner);
-            exchanges.put(time, exchange);
+            exchanges.add(time, exchange);
             JavaPairRDD<K, V> partitioned = new JavaPairRDD<>(exchange.rdd(), ClassTags.any(), ClassTags.any());
             return Transforms.mapPartitions(partitioned, KeyedMaps.reducedIntoMap(reduce), true);
         });
@@ -64,8 +63,11 @@ final class BatchReduceOperator<K, V> extends Operator<KeyedMap<K, V>> {
     /** Releases the exchanges of batches up to {@code time}: their maps are computed and persisted. */
     @Override
     protected void batchDone(Time time) {
-        Map<Time, Exchange<K, V>> done = exchanges.headMap(time, true);
-        done.values().forEach(Exchange::release);
-        done.clear();
+        exchanges.batchDone(time);
+    }
+
+    @Override
+    protected void forgetOlderThan(Time oldestKept) {
+        exchanges.forgetThrough(oldestKept);
     }
 }
