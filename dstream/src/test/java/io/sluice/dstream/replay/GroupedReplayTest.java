@@ -12,6 +12,7 @@ import io.sluice.dstream.Replay;
 import io.sluice.dstream.Settings;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.StreamingException;
+import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.state.StateSpec;
 import io.sluice.rdd.internal.JobTags;
 import io.sluice.testkit.SharedSpark;
@@ -105,10 +106,21 @@ class GroupedReplayTest {
         StreamingContext ctx = StreamingContext.create(SharedSpark.context(), Duration.ofSeconds(1), Clock.replay());
         ctx.conf(Settings.REPLAY_GROUP_BATCHES, String.valueOf(group));
         build(ctx, recording, out, seen, failOn);
+        CountDownLatch last = new CountDownLatch(1);
+        ctx.addStreamingListener(new StreamingListener() {
+            @Override
+            public void onBatchCompleted(BatchCompleted event) {
+                if (event.batchInfo().batchTime().milliseconds() == BASE + BATCHES * 1000L) {
+                    last.countDown();
+                }
+            }
+        });
         try {
             ctx.start();
             assertTrue(ctx.awaitTerminationOrTimeout(Duration.ofSeconds(120)), "the replay ends by itself");
         } finally {
+            // A failed batch fails awaitTermination at once; the replay goes on to its last batch all the same.
+            assertTrue(last.await(120, TimeUnit.SECONDS), "the last batch completed");
             ctx.stop(false, true);
             // Listener events arrive in order: once the marker job's start arrived, so had every job's before it.
             SharedSpark.context().setJobDescription(MARKER);
