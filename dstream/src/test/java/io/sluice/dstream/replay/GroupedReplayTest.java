@@ -26,7 +26,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobStart;
@@ -85,10 +84,10 @@ class GroupedReplayTest {
         })).saveAsTextFiles(out + "/counts", "txt");
     }
 
-    /** Runs the replay with groups of {@code group} batches; returns how many Spark jobs its batches ran. */
-    private int replay(Path recording, Path out, int group, List<String> seen, String failOn)
+    /** Runs the replay with groups of {@code group} batches; returns the Spark jobs its batches ran. */
+    private List<String> replay(Path recording, Path out, int group, List<String> seen, String failOn)
             throws InterruptedException {
-        AtomicInteger jobs = new AtomicInteger();
+        List<String> jobs = java.util.Collections.synchronizedList(new ArrayList<>());
         CountDownLatch delivered = new CountDownLatch(1);
         SparkListener counter = new SparkListener() {
             @Override
@@ -96,9 +95,10 @@ class GroupedReplayTest {
                 String group = start.properties().getProperty("spark.jobGroup.id");
                 if (MARKER.equals(start.properties().getProperty("spark.job.description"))) {
                     delivered.countDown();
-                } else if (group != null && group.startsWith(JobTags.GROUP_PREFIX)
-                        && Long.parseLong(group.substring(JobTags.GROUP_PREFIX.length())) > BASE) {
-                    jobs.incrementAndGet(); // a job of this replay's batches (the shared context runs others)
+                } else if (group != null && group.startsWith(JobTags.GROUP_PREFIX) && isReplayed(
+                        Long.parseLong(group.substring(JobTags.GROUP_PREFIX.length())))) {
+                    // a job of this replay's batches (the shared context runs others)
+                    jobs.add(group + ": " + start.properties().getProperty("spark.job.description"));
                 }
             }
         };
@@ -129,7 +129,15 @@ class GroupedReplayTest {
             assertTrue(delivered.await(60, TimeUnit.SECONDS));
             SharedSpark.context().sc().removeSparkListener(counter);
         }
-        return jobs.get();
+        return List.copyOf(jobs);
+    }
+
+    /**
+     * Whether {@code batchTime} is one of the recording's: not a later time (batches of the wall clock, which
+     * other test classes' contexts on the shared SparkContext may still be finishing).
+     */
+    private static boolean isReplayed(long batchTime) {
+        return batchTime > BASE && batchTime <= BASE + BATCHES * 1000L;
     }
 
     /** Every file under {@code out} (hidden ones too), by relative path, with its content. */
@@ -147,9 +155,9 @@ class GroupedReplayTest {
     void groupsCommitTheFilesOfBatchesRunAloneInOneJobPerGroup() throws Exception {
         Path recording = recording();
         List<String> seenAlone = new ArrayList<>();
-        int jobsAlone = replay(recording, dir.resolve("alone"), 1, seenAlone, "none");
+        List<String> jobsAlone = replay(recording, dir.resolve("alone"), 1, seenAlone, "none");
         List<String> seenGrouped = new ArrayList<>();
-        int jobsGrouped = replay(recording, dir.resolve("grouped"), 7, seenGrouped, "none");
+        List<String> jobsGrouped = replay(recording, dir.resolve("grouped"), 7, seenGrouped, "none");
 
         Map<String, String> alone = files(dir.resolve("alone"));
         assertEquals(BATCHES * 2 * 3, alone.size(), "per batch and output: two parts and _SUCCESS");
@@ -165,8 +173,8 @@ class GroupedReplayTest {
         assertEquals(expected, seenGrouped, "each batch in order, between its two outputs' commits");
         // Alone, one job per batch for both outputs; grouped, one per group of 7 on the epoch-aligned grid
         // (batches 1-3, 4-10, 11-17, and 18-23, ended by the recording).
-        assertEquals(BATCHES, jobsAlone);
-        assertEquals(4, jobsGrouped);
+        assertEquals(BATCHES, jobsAlone.size(), String.join("\n", jobsAlone));
+        assertEquals(4, jobsGrouped.size(), String.join("\n", jobsGrouped));
     }
 
     @Test
