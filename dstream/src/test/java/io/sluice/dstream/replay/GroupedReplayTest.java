@@ -72,8 +72,10 @@ class GroupedReplayTest {
             }
             return l;
         }).mapToPair(l -> new Tuple2<>(l.split(",")[1], 1L));
+        // Lineage cut every 60 s, past the recording: a cut at 10 s and 20 s would add checkpoint-writing jobs
+        // when the shared SparkContext has a checkpoint directory (an earlier test class may have set one).
         keys.reduceByKeyAndWindow(Long::sum, (a, b) -> a - b, Duration.ofSeconds(5), Duration.ofSeconds(1))
-                .saveAsTextFiles(out + "/window", "txt");
+                .checkpoint(Duration.ofSeconds(60)).saveAsTextFiles(out + "/window", "txt");
         keys.foreachRDD((rdd, time) -> seen.add(time.milliseconds() + " window "
                 + Files.exists(Path.of(out + "/window-" + time.milliseconds() + ".txt/_SUCCESS")) + " counts "
                 + Files.exists(Path.of(out + "/counts-" + time.milliseconds() + ".txt"))));
@@ -81,7 +83,7 @@ class GroupedReplayTest {
             long n = (state.exists() ? state.get() : 0L) + one.orElse(0L);
             state.update(n);
             return key + "=" + n;
-        })).saveAsTextFiles(out + "/counts", "txt");
+        })).checkpoint(Duration.ofSeconds(60)).saveAsTextFiles(out + "/counts", "txt");
     }
 
     /** Runs the replay with groups of {@code group} batches; returns the Spark jobs its batches ran. */
