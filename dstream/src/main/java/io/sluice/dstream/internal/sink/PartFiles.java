@@ -10,14 +10,14 @@ import java.nio.file.StandardCopyOption;
 import java.util.Iterator;
 
 /**
- * Text part files on the local file system, written straight from the tasks: each partition becomes {@code
- * part-NNNNN} (one line per element, its {@code toString}), as Spark's {@code saveAsTextFile} lays them out, but
- * without Hadoop's output committer (and without Spark's closure cleaning, see {@link Jobs}): no job
- * configuration shipped with every task, no {@code _temporary} directories, and no {@code chmod} process per file (Hadoop's local file system spawns one when its native
- * library is missing). A task attempt writes a hidden file and renames it into place, so a retried or
- * speculative attempt replaces the part rather than mixing with it. The directory is made atomic by {@link
- * BatchFileCommit}, which gives each batch its own staging directory: the tasks write into it, and the
- * driver marks it {@code _SUCCESS} and renames it once they all succeeded.
+ * Text part files on the local file system, written straight from the tasks: each partition becomes {@code part-NNNNN}
+ * (one line per element, its {@code toString}), as Spark's {@code saveAsTextFile} lays them out, but without Hadoop's
+ * output committer (and without Spark's closure cleaning, see {@link Jobs}): no job configuration shipped with every
+ * task, no {@code _temporary} directories, and no {@code chmod} process per file (Hadoop's local file system spawns
+ * one when its native library is missing). A task attempt writes a hidden file and renames it into place, so a retried
+ * or speculative attempt replaces the part rather than mixing with it. The directory is made atomic by {@link
+ * BatchFileCommit}, which gives each batch its own staging directory: the tasks write into it, and the driver marks it
+ * {@code _SUCCESS} and renames it once they all succeeded.
  */
 final class PartFiles {
     private PartFiles() {

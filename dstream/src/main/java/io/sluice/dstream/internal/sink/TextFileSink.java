@@ -18,6 +18,7 @@ import org.apache.spark.api.java.JavaRDD;
 public final class TextFileSink<T> implements OutputOperation.Action<T> {
     private final String prefix;
     private final String suffix;
+    private volatile Boolean local; // null until splits() looked it up
 
     public TextFileSink(String prefix, String suffix) {
         this.prefix = prefix;
@@ -40,14 +41,20 @@ public final class TextFileSink<T> implements OutputOperation.Action<T> {
         }
     }
 
+    /** Whether the output is on the local file system: asked every batch, looked up once. */
     @Override
     public boolean splits(JavaRDD<T> rdd) {
-        try {
-            var fs = new Path(prefix).getFileSystem(rdd.context().hadoopConfiguration());
-            return fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem;
-        } catch (java.io.IOException e) {
-            return false; // the whole run reports the problem
+        Boolean known = local;
+        if (known == null) {
+            try {
+                var fs = new Path(prefix).getFileSystem(rdd.context().hadoopConfiguration());
+                known = fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem;
+            } catch (java.io.IOException e) {
+                return false; // the whole run reports the problem
+            }
+            local = known;
         }
+        return known;
     }
 
     @Override
