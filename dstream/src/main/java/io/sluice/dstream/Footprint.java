@@ -7,7 +7,9 @@ package io.sluice.dstream;
  * @param rememberedRdds the RDDs the context's streams keep, summed over every stream: the batches a window,
  *                       {@code remember} or a later batch may still need (0 before start)
  * @param persistedRdds  the RDDs the SparkContext has persisted ({@code getPersistentRDDs}), Sluice's (cached
- *                       streams, state, lineage cuts) and the application's own
+ *                       streams, lineage cuts, and on a cluster state and windows) and the application's own; in
+ *                       local mode Sluice caches its internal RDDs without Spark's persistence, counted in
+ *                       {@code cachedBlocks} only
  * @param cachedBlocks   the data blocks every block manager of the SparkContext holds: cached RDD partitions
  *                       and received blocks not yet processed or released
  */

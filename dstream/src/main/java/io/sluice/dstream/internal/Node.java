@@ -41,20 +41,28 @@ public record Node<T>(int id, String kind, String callSite, List<Node<?>> parent
         Operator<T> build(Operator.Config config);
     }
 
-    /** What the user may set on a stream before start: its name, storage level and checkpoint interval. */
-    public record Settings(String name, StorageLevel storageLevel, Duration checkpointInterval) {
-        public static final Settings DEFAULT = new Settings(null, StorageLevel.NONE(), null);
+    /**
+     * What the user may set on a stream before start: its name, storage level and checkpoint interval; and
+     * {@code internal}: the node's RDDs are Sluice's own and never reach user code, so in local mode they are
+     * cached out of Spark's bookkeeping ({@link RddSeries#internal()}).
+     */
+    public record Settings(String name, StorageLevel storageLevel, Duration checkpointInterval, boolean internal) {
+        public static final Settings DEFAULT = new Settings(null, StorageLevel.NONE(), null, false);
 
         public Settings withName(String n) {
-            return new Settings(n, storageLevel, checkpointInterval);
+            return new Settings(n, storageLevel, checkpointInterval, internal);
         }
 
         public Settings withStorageLevel(StorageLevel level) {
-            return new Settings(name, level, checkpointInterval);
+            return new Settings(name, level, checkpointInterval, internal);
         }
 
         public Settings withCheckpointInterval(Duration interval) {
-            return new Settings(name, storageLevel, interval);
+            return new Settings(name, storageLevel, interval, internal);
+        }
+
+        public Settings asInternal() {
+            return new Settings(name, storageLevel, checkpointInterval, true);
         }
     }
 }

@@ -32,7 +32,7 @@ public abstract class Operator<T> {
     private final String callSite;
     private final List<Operator<?>> parents;
     private final List<Object> userFunctions;
-    private final RddSeries<T> generated = new RddSeries<>();
+    private final RddSeries<T> generated;
     private final String name;
     private final StorageLevel storageLevel;
     private final Duration checkpointInterval;
@@ -51,6 +51,7 @@ public abstract class Operator<T> {
         this.userFunctions = node.userFunctions();
         this.name = config.settings().name();
         this.storageLevel = config.settings().storageLevel();
+        this.generated = config.settings().internal() ? RddSeries.internal() : new RddSeries<>();
         this.checkpointInterval = config.settings().checkpointInterval();
         this.slide = node.slide();
         this.rememberDuration = config.rememberDuration();
@@ -78,11 +79,10 @@ public abstract class Operator<T> {
         Optional<JavaRDD<T>> computed = graph.withCallSite(callSite, () -> graph.isSkipped(time)
                 && this instanceof InputOperator ? Optional.of(graph.sparkContext().<T>emptyRDD())
                 : computeNamingFailures(time));
-        computed.ifPresent(rdd -> {
+        return computed.map(rdd -> {
             rdd.setName(describe() + " @ " + time.milliseconds());
-            generated.add(time, rdd, storageLevel, isCheckpointTime(time) && cutsLineageOfOutput());
+            return generated.add(time, rdd, storageLevel, isCheckpointTime(time) && cutsLineageOfOutput());
         });
-        return computed;
     }
 
     /** Any failure (Spark's are often checked exceptions thrown from Scala) names this operator and the batch. */

@@ -17,9 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 import org.apache.spark.api.java.Optional;
-import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.rdd.RDD;
 import org.apache.spark.storage.BlockId;
 import org.junit.jupiter.api.Test;
 import scala.Option;
@@ -60,7 +59,9 @@ class StateLineageTest {
                 rdd.count();
                 depths.add(Lineage.depth(rdd.rdd()));
             });
+            Set<Integer> exchanges = Collections.synchronizedSet(new java.util.HashSet<>());
             counts.stateSnapshots().foreachRDD(rdd -> {
+                exchangesIn(rdd.rdd(), exchanges);
                 Map<String, Integer> m = new TreeMap<>();
                 rdd.collect().forEach(p -> m.put(p._1(), p._2()));
                 snapshots.add(m);
@@ -72,15 +73,23 @@ class StateLineageTest {
             input().forEach(b -> b.forEach(w -> expected.merge(w, 1, Integer::sum)));
             assertEquals(expected, snapshots.get(BATCHES - 1));
             // each batch's records were exchanged to the state's partitions in memory, and released after it
-            Set<Integer> exchanges = SharedSpark.context().getPersistentRDDs().values().stream()
-                    .filter(rdd -> rdd.name() != null && rdd.name().startsWith(Exchange.BUCKETS_NAME))
-                    .map(JavaRDD::id).collect(Collectors.toSet());
             assertTrue(exchanges.size() > 0, "no exchange of this test's batches is known");
             Seq<BlockId> kept = sc.env().blockManager().getMatchingBlockIds(
                     block -> block.asRDDId().exists(rdd -> exchanges.contains(rdd.rddId())));
             assertEquals(0, kept.size(), "blocks kept after their batches: " + kept);
         } finally {
             sc.checkpointDir_$eq(before);
+        }
+    }
+
+    /** Adds the ids of the exchange buckets in {@code rdd}'s lineage (down to a cut) to {@code ids}. */
+    private static void exchangesIn(RDD<?> rdd, Set<Integer> ids) {
+        if (rdd.name() != null && rdd.name().startsWith(Exchange.BUCKETS_NAME)) {
+            ids.add(rdd.id());
+        }
+        scala.collection.Iterator<org.apache.spark.Dependency<?>> deps = rdd.dependencies().iterator();
+        while (deps.hasNext()) {
+            exchangesIn(deps.next().rdd(), ids);
         }
     }
 }

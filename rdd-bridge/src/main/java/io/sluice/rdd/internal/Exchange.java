@@ -14,10 +14,11 @@ import scala.Tuple2;
  * <p>In local mode a shuffle only routes records between tasks of one process, yet it costs a stage: map tasks
  * that serialize every record to files, then a second wave of tasks that read them back. A local exchange does
  * the routing inside the consuming stage. The input, read as one part per task slot ({@link TaskSlots#packed}),
- * is split into one bucket per output partition ({@link BucketedRDD}) and kept in the block manager; output
- * partition p reads bucket p of every part ({@link ExchangedRDD}, a narrow dependency on all of them). The
- * block manager computes each part once, in whichever task asks first, and the others wait for it and read the
- * same buckets. Records of a key keep their order within each input partition, as in a shuffle.
+ * is split into one bucket per output partition ({@link BucketedRDD}) and kept in the block manager (a
+ * {@link LocalCachedRDD}); output partition p reads bucket p of every part ({@link ExchangedRDD}, a narrow
+ * dependency on all of them). The block manager computes each part once, in whichever task asks first, and the
+ * others wait for it and read the same buckets. Records of a key keep their order within each input partition,
+ * as in a shuffle.
  *
  * <p>With executors in other processes, two of them could each compute an input partition, and a
  * non-deterministic input would then be routed inconsistently; there, and when {@link #LOCAL} is false, records
@@ -36,9 +37,9 @@ public final class Exchange<K, V> {
     public static final String BUCKETS_NAME = "exchange buckets of RDD ";
 
     private final RDD<Tuple2<K, V>> rdd;
-    private final RDD<?> buckets;
+    private final LocalCachedRDD<?> buckets;
 
-    private Exchange(RDD<Tuple2<K, V>> rdd, RDD<?> buckets) {
+    private Exchange(RDD<Tuple2<K, V>> rdd, LocalCachedRDD<?> buckets) {
         this.rdd = rdd;
         this.buckets = buckets;
     }
@@ -58,9 +59,9 @@ public final class Exchange<K, V> {
         if (!isLocal(sc) || Shuffles.isPartitionedBy(records, partitioner)) {
             return new Exchange<>(Shuffles.partitionBy(records, partitioner, serializer), null);
         }
-        BucketedRDD<K, V> buckets = new BucketedRDD<>(TaskSlots.packed(records), partitioner);
-        buckets.persist(StorageLevel.MEMORY_AND_DISK());
-        buckets.setName(BUCKETS_NAME + records.id());
+        BucketedRDD<K, V> bucketed = new BucketedRDD<>(TaskSlots.packed(records), partitioner);
+        bucketed.setName(BUCKETS_NAME + records.id());
+        LocalCachedRDD<Object[][]> buckets = LocalCachedRDD.of(bucketed, StorageLevel.MEMORY_AND_DISK());
         return new Exchange<>(new ExchangedRDD<>(buckets, partitioner, Math.max(1, TaskSlots.of(sc))), buckets);
     }
 
@@ -71,24 +72,22 @@ public final class Exchange<K, V> {
 
     /**
      * Drops a local exchange's buckets; nothing for a shuffle, whose files Spark removes once its RDDs are
-     * unreachable. The buckets stay marked persisted, so that a later recomputation of {@link #rdd()} (a lost
-     * block of a partition reading them) again computes each input partition once and keeps it for the others.
+     * unreachable. A later recomputation of {@link #rdd()} (a lost block of a partition reading them) again
+     * computes each input partition once and keeps its buckets for the others, until {@link #discard}.
      */
     public void release() {
         if (buckets != null) {
-            // unpersist() would also stop persisting them; BlockManagerMaster is private[spark], public in bytecode
-            buckets.context().env().blockManager().master().removeRdd(buckets.id(), true);
+            buckets.drop(true);
         }
     }
 
     /**
-     * Forgets a local exchange's buckets for good, once nothing will read them again (what reads them is itself
-     * forgotten). A released exchange stays among the context's persisted RDDs until then; Spark's status
-     * listener visits every such RDD on each block update, so keeping them all makes every batch slower.
+     * Drops the buckets again, once nothing will read them (what reads them is itself forgotten): those that a
+     * recomputation since {@link #release} kept.
      */
     public void discard() {
         if (buckets != null) {
-            buckets.unpersist(false);
+            buckets.drop(false);
         }
     }
 }

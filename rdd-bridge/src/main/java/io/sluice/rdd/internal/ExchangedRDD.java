@@ -28,7 +28,7 @@ final class ExchangedRDD<K, V> extends RDD<Tuple2<K, V>> {
     private final Partitioner partitioner;
     private final int slots;
 
-    ExchangedRDD(BucketedRDD<K, V> buckets, Partitioner partitioner, int slots) {
+    ExchangedRDD(RDD<Object[][]> buckets, Partitioner partitioner, int slots) {
         super(buckets.context(), CollectionConverters.asScala(
                 List.<org.apache.spark.Dependency<?>>of(new AllParents(buckets))).toList(),
                 ClassTag$.MODULE$.apply(Tuple2.class));

@@ -72,7 +72,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     private Time newest; // the newest batch whose state RDD was made (guarded by this)
     private final JavaPairRDD<K, S> initialState;
     private final StateStart.Planner<K, S> planner; // null: state RDDs are cut with Spark's checkpoints
-    private final RddSeries<R> states = new RddSeries<>();
+    private final RddSeries<R> states = RddSeries.internal();
     /** The exchanges of the batches' records, by batch time. */
     private final ExchangeSeries<K, V> exchanges = new ExchangeSeries<>();
     /** Restored or planned states the batch after their time starts from (instead of the state RDD). */
@@ -193,7 +193,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
                 exchange.rdd(), partitioner, figures.reporting(transition(time), time), graph().statePlacement());
         JavaRDD<R> state = new JavaRDD<>(rdd, ClassTags.any());
         state.setName(describe() + " state @ " + time.milliseconds());
-        states.add(time, state, StorageLevel.MEMORY_ONLY(), isCheckpointTime(time) && planner == null);
+        state = states.add(time, state, StorageLevel.MEMORY_ONLY(), isCheckpointTime(time) && planner == null);
         if (planner != null && isCheckpointTime(time)) {
             // The checkpoint of this batch is planned now, and the next batch's state computed from the planned
             // state: the lineage is cut there (the batch's checkpoint job writes the files).

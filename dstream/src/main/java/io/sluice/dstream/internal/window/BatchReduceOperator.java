@@ -42,9 +42,8 @@ final class BatchReduceOperator<K, V> extends Operator<KeyedMap<K, V>> {
             Function2<V, V, V> reduce, Partitioner partitioner) {
         String kind = "reduceByKey (batches of reduceByKeyAndWindow)";
         Node<KeyedMap<K, V>> node = graph.add(kind, CallSite.of(kind), List.of(source), source.slide(), null,
-                List.of(reduce), Node.Settings.DEFAULT, config -> new BatchReduceOperator<>(config, reduce,
-                        partitioner));
-        graph.persist(node, StorageLevel.MEMORY_ONLY());
+                List.of(reduce), Node.Settings.DEFAULT.withStorageLevel(StorageLevel.MEMORY_ONLY()).asInternal(),
+                config -> new BatchReduceOperator<>(config, reduce, partitioner));
         return node;
     }
 

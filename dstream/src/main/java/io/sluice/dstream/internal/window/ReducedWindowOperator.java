@@ -44,7 +44,7 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
     private final Duration slide;
     private final Partitioner partitioner;
     private final WindowMerge<K, V> merge;
-    private final RddSeries<KeyedMap<K, V>> windows = new RddSeries<>();
+    private final RddSeries<KeyedMap<K, V>> windows = RddSeries.internal();
 
     private ReducedWindowOperator(Config config, Duration window, Partitioner partitioner, WindowMerge<K, V> merge) {
         super(config);
