@@ -257,7 +257,7 @@ final class ContextLifecycle {
                 if (autoscaling != null) {
                     listeners.add(new Autoscaler(autoscaling, new SparkExecutorAllocation(sc.sc()),
                             new GraphStatefulOperators(graph), clock::millis, context.batchInterval().toMillis(),
-                            sources.receivers(), sources::receiverExecutors, settings.executorInstances()));
+                            sources, settings.executorInstances()));
                 }
                 scheduler.start(start.rerun(), start.firstTimerBatch(), stepped);
                 this.stepped = stepped;

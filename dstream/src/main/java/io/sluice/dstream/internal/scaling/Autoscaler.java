@@ -9,28 +9,33 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Executor autoscaling for a running context: Spark Streaming's {@code ExecutorAllocationManager}, plus moving
- * state off an executor before it goes. A listener: on each completed batch (on the listener thread, which owns
- * all its state) it feeds the {@link ScalingPolicy}, and brings the executors to the policy's target.
+ * state and receivers off an executor before it goes. A listener: on each completed batch (on the listener
+ * thread, which owns all its state) it feeds the {@link ScalingPolicy}, and brings the executors to the policy's
+ * target.
  *
  * <p>Adding: asks the cluster manager for the new total; executors that register get state partitions at once
- * ({@link StatePlacement}: partition i on the i-th executor). Removing: picks an executor running no receiver
- * (the newest), places the state on the others, and kills it once a batch that started after that completed with
- * no state partition left on it (after {@value #DRAIN_BATCHES} such batches it is killed anyway: the state still
- * there is recomputed from its lineage, exactly, just slower). At start, the target is
- * {@code spark.executor.instances} (else the minimum) within the bounds, so a standalone cluster that granted
- * more executors than that is brought down to it the same way. With {@code repartitionState}, each stateful
- * operator is re-partitioned to {@code partitionsPerExecutor} partitions per placed executor when that count
- * changes.
+ * ({@link StatePlacement}: partition i on the i-th executor). Removing: picks the newest executor running no
+ * receiver, else the newest, whose receivers then move to the others (each stores what it received, stops, and
+ * starts again there); places the state on the others, and kills it once a batch that started after that
+ * completed with no state partition and no receiver left on it, and, if receivers moved, a batch later than their
+ * move (which holds the last blocks they stored there). State still there after {@value #DRAIN_BATCHES}
+ * such batches does not hold the kill back: it is recomputed from its lineage, exactly, just slower. A receiver
+ * that Spark launches on the executor again is moved again; if one is still there after {@value #MOVE_BATCHES}
+ * batches (the others have no free core for it), the executor stays and the policy decides again. At start, the
+ * target is {@code spark.executor.instances} (else the minimum) within the bounds, so a standalone cluster that
+ * granted more executors than that is brought down to it the same way. With {@code repartitionState}, each
+ * stateful operator is re-partitioned to {@code partitionsPerExecutor} partitions per placed executor when that
+ * count changes.
  */
 public final class Autoscaler implements StreamingListener {
     private static final Logger LOG = LoggerFactory.getLogger(Autoscaler.class);
     static final int DRAIN_BATCHES = 3;
+    static final int MOVE_BATCHES = 10;
 
     /** An executor being removed: state placed elsewhere since {@code since}; killed once {@code killedAt >= 0}. */
     private static final class Removal {
@@ -38,6 +43,7 @@ public final class Autoscaler implements StreamingListener {
         final long since;
         int batchesAfter;
         long killedAt = -1;
+        long receiversMovedAt = -1; // when the last of its receivers stopped there (their last blocks reported)
 
         Removal(ExecutorLocation executor, long since) {
             this.executor = executor;
@@ -49,7 +55,7 @@ public final class Autoscaler implements StreamingListener {
     private final ExecutorAllocation allocation;
     private final StatefulOperators operators;
     private final LongSupplier clock;
-    private final Supplier<Set<String>> receiverExecutors;
+    private final Receivers receivers;
     private final int minExecutors;
     private final long patienceMillis;
     private final ScalingPolicy policy;
@@ -60,19 +66,17 @@ public final class Autoscaler implements StreamingListener {
 
     /**
      * @param clock the context's clock, which batch times are read on
-     * @param receivers how many receivers the context runs (the default minimum)
-     * @param receiverExecutors the executors running a receiver now
+     * @param receivers the context's receivers (their number is the default minimum)
      * @param startExecutors the executor count to begin with (before the bounds), or null for the minimum
      */
     public Autoscaler(AutoscalingSettings settings, ExecutorAllocation allocation, StatefulOperators operators,
-            LongSupplier clock, long batchMillis, int receivers, Supplier<Set<String>> receiverExecutors,
-            Integer startExecutors) {
+            LongSupplier clock, long batchMillis, Receivers receivers, Integer startExecutors) {
         this.settings = settings;
         this.allocation = allocation;
         this.operators = operators;
         this.clock = clock;
-        this.receiverExecutors = receiverExecutors;
-        this.minExecutors = settings.minExecutors(receivers);
+        this.receivers = receivers;
+        this.minExecutors = settings.minExecutors(receivers.receivers());
         this.patienceMillis = 2 * settings.scalingInterval().toMillis();
         long now = clock.getAsLong();
         this.policy = new ScalingPolicy(settings, batchMillis, now);
@@ -119,22 +123,22 @@ public final class Autoscaler implements StreamingListener {
     }
 
     private void startRemoval(List<ExecutorLocation> executors, long now) {
-        Set<String> busy = receiverExecutors.get();
-        List<ExecutorLocation> candidates = new ArrayList<>();
-        for (ExecutorLocation e : executors) {
-            if (!busy.contains(e.executorId())) {
-                candidates.add(e);
-            }
-        }
-        if (candidates.isEmpty()) {
-            LOG.info("Not removing an executor: each of the {} runs a receiver", executors.size());
-            target = executors.size();
+        if (executors.size() < 2) {
             return;
         }
-        candidates.sort(StatePlacement.ORDER);
-        removal = new Removal(candidates.get(candidates.size() - 1), now);
-        LOG.info("Removing executor {}: moving its state partitions to the other executors first",
-                removal.executor.executorId());
+        Set<String> busy = receivers.receiverExecutors();
+        List<ExecutorLocation> byAge = new ArrayList<>(executors);
+        byAge.sort(StatePlacement.ORDER);
+        ExecutorLocation leaving = byAge.get(byAge.size() - 1);
+        for (ExecutorLocation e : byAge) {
+            if (!busy.contains(e.executorId())) {
+                leaving = e; // the newest running no receiver
+            }
+        }
+        removal = new Removal(leaving, now);
+        int moving = busy.contains(leaving.executorId()) ? moveReceivers(removal, executors) : 0;
+        LOG.info("Removing executor {}: moving its state partitions{} to the other executors first",
+                leaving.executorId(), moving > 0 ? " and " + moving + " receiver(s)" : "");
     }
 
     private void advanceRemoval(BatchInfo info, List<ExecutorLocation> executors, long now) {
@@ -142,27 +146,57 @@ public final class Autoscaler implements StreamingListener {
         if (r == null) {
             return;
         }
+        String id = r.executor.executorId();
         if (!executors.contains(r.executor)) {
-            LOG.info("Executor {} is removed", r.executor.executorId());
+            LOG.info("Executor {} is removed", id);
             removal = null;
         } else if (r.killedAt >= 0) {
             if (now - r.killedAt >= patienceMillis) {
-                LOG.warn("Executor {} is still registered {} ms after it was killed; deciding again",
-                        r.executor.executorId(), now - r.killedAt);
+                LOG.warn("Executor {} is still registered {} ms after it was killed; deciding again", id,
+                        now - r.killedAt);
                 removal = null;
             }
         } else if (info.processingStartTime() >= r.since) {
             r.batchesAfter++;
+            if (receivers.receiverExecutors().contains(id)) { // launched there again after its locality wait
+                if (r.batchesAfter >= MOVE_BATCHES) {
+                    LOG.warn("Not removing executor {}: a receiver still runs there after {} batches (the other "
+                            + "executors may have no free core for it); deciding again", id, r.batchesAfter);
+                    removal = null;
+                    target = executors.size();
+                } else {
+                    moveReceivers(r, executors);
+                }
+                return;
+            }
+            if (receivers.receiversMoving() || info.batchTime().milliseconds() <= r.receiversMovedAt) {
+                return; // a receiver may yet start there; the blocks they stored there go to a later batch
+            }
             boolean stateLeft = !operators.stateOn(r.executor, info.batchTime());
             if (stateLeft || r.batchesAfter >= DRAIN_BATCHES) {
                 if (!stateLeft) {
                     LOG.warn("Executor {} still holds state after {} batches; killing it anyway: the batch that "
-                            + "needs that state recomputes it from lineage", r.executor.executorId(), r.batchesAfter);
+                            + "needs that state recomputes it from lineage", id, r.batchesAfter);
                 }
                 r.killedAt = now;
-                allocation.kill(r.executor.executorId());
+                allocation.kill(id);
             }
         }
+    }
+
+    private int moveReceivers(Removal r, List<ExecutorLocation> executors) {
+        int moved = receivers.moveReceiversOff(r.executor.executorId(), others(executors, r.executor));
+        if (moved > 0) {
+            r.receiversMovedAt = clock.getAsLong();
+        }
+        return moved;
+    }
+
+    private static List<ExecutorLocation> others(List<ExecutorLocation> executors, ExecutorLocation leaving) {
+        List<ExecutorLocation> others = new ArrayList<>(executors);
+        others.remove(leaving);
+        others.sort(StatePlacement.ORDER);
+        return others;
     }
 
     /** Places state on the executors that stay; re-partitions it when their number changed, if asked to. */

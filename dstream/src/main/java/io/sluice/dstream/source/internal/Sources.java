@@ -1,10 +1,12 @@
 package io.sluice.dstream.source.internal;
 
 import io.sluice.dstream.receiver.Receiver;
+import io.sluice.dstream.internal.scaling.Receivers;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.dstream.source.SourceContext;
 import io.sluice.dstream.source.internal.receiver.ReceiverSource;
 import io.sluice.dstream.source.internal.receiver.ReceiverTracker;
+import io.sluice.rdd.ExecutorLocation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,9 +18,9 @@ import java.util.function.Function;
  * when the first of them starts, from the source settings and the checkpoint directory the context has then.
  * The context starts it after its sources (each receiver stream registers with the tracker when it starts),
  * stops the receivers before the last batches, so that a graceful stop runs one more batch for what they stored,
- * and releases their blocks after the last one.
+ * and releases their blocks after the last one. The autoscaler moves receivers through it ({@link Receivers}).
  */
-public final class Sources {
+public final class Sources implements Receivers {
     private final Consumer<StreamingListener.Event> listeners;
     private final List<ReceiverSource<?>> receivers = new ArrayList<>();
     private ReceiverTracker tracker;
@@ -88,15 +90,27 @@ public final class Sources {
         return t != null && t.hasUnallocatedBlocks();
     }
 
-    /** How many receivers the context runs. */
+    @Override
     public synchronized int receivers() {
         return receivers.size();
     }
 
-    /** The executors a receiver runs on now. */
+    @Override
     public java.util.Set<String> receiverExecutors() {
         ReceiverTracker t = existingTracker();
         return t == null ? java.util.Set.of() : t.receiverExecutors();
+    }
+
+    @Override
+    public boolean receiversMoving() {
+        ReceiverTracker t = existingTracker();
+        return t != null && t.receiversMoving();
+    }
+
+    @Override
+    public int moveReceiversOff(String executorId, List<ExecutorLocation> to) {
+        ReceiverTracker t = existingTracker();
+        return t == null ? 0 : t.moveOff(executorId, to);
     }
 
     private synchronized ReceiverTracker existingTracker() {

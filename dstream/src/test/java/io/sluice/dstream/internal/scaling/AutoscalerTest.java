@@ -64,9 +64,42 @@ class AutoscalerTest {
         }
     };
 
+    /** Receivers by executor; a move takes them off at once and they start on {@code landsOn}'s executor. */
+    private final Receivers receiverTracker = new Receivers() {
+        @Override
+        public int receivers() {
+            return 0;
+        }
+
+        @Override
+        public Set<String> receiverExecutors() {
+            return Set.copyOf(receivers);
+        }
+
+        @Override
+        public boolean receiversMoving() {
+            return moving;
+        }
+
+        @Override
+        public int moveReceiversOff(String executorId, List<ExecutorLocation> to) {
+            calls.add("move receivers off " + executorId + " to "
+                    + to.stream().map(ExecutorLocation::executorId).toList());
+            moving = receivers.remove(executorId);
+            return moving ? 1 : 0;
+        }
+    };
+    private boolean moving;
+
     private Autoscaler autoscaler(boolean repartition, Integer start) {
         AutoscalingSettings settings = new AutoscalingSettings(Duration.ofSeconds(5), 0.9, 0.3, 1, 3, repartition, 2);
-        return new Autoscaler(settings, cluster, state, () -> now, 1000, 0, () -> receivers, start);
+        return new Autoscaler(settings, cluster, state, () -> now, 1000, receiverTracker, start);
+    }
+
+    /** The moved receiver registers on {@code executor}. */
+    private void receiverStartsOn(String executor) {
+        receivers.add(executor);
+        moving = false;
     }
 
     private void register(String... ids) {
@@ -150,17 +183,46 @@ class AutoscalerTest {
     }
 
     @Test
-    void neverRemovesAnExecutorRunningAReceiver() {
+    void prefersRemovingAnExecutorRunningNoReceiver() {
         register("1", "2");
         receivers.add("2");
         Autoscaler a = autoscaler(false, 1);
         batches(a, 2, 100);
-        assertEquals(List.of("request 1", "kill 1"), calls, "executor 1 goes instead");
-        receivers.add("1");
-        register("3");
-        remove("1");
-        receivers.add("3");
-        batches(a, 10, 100);
-        assertEquals(List.of("request 1", "kill 1"), calls, "every executor runs a receiver");
+        assertEquals(List.of("request 1", "kill 1"), calls, "executor 1 goes instead of the newer 2");
+    }
+
+    @Test
+    void movesTheReceiversOffBeforeRemovingAnExecutorWhenEveryExecutorRunsOne() {
+        register("1", "2");
+        receivers.addAll(Set.of("1", "2"));
+        Autoscaler a = autoscaler(false, 1);
+        batch(a, 100);
+        assertEquals(List.of("request 1", "move receivers off 2 to [1]"), calls, "the newest goes");
+        assertEquals(List.of(List.of("1")), placements, "its state too");
+        batches(a, 3, 100);
+        assertEquals(2, calls.size(), "not killed while its receiver has not started elsewhere");
+        receiverStartsOn("2");
+        batch(a, 100);
+        assertEquals("move receivers off 2 to [1]", calls.get(calls.size() - 1),
+                "launched on the leaving executor again: moved again");
+        receiverStartsOn("1");
+        batch(a, 100);
+        assertEquals(List.of("request 1", "move receivers off 2 to [1]", "move receivers off 2 to [1]", "kill 2"),
+                calls, "killed once the receiver runs elsewhere");
+    }
+
+    @Test
+    void keepsTheExecutorWhenItsReceiverKeepsStartingThere() {
+        register("1", "2");
+        receivers.addAll(Set.of("1", "2"));
+        Autoscaler a = autoscaler(false, 1);
+        for (int i = 0; i < Autoscaler.MOVE_BATCHES + 1; i++) {
+            batch(a, 100);
+            receiverStartsOn("2");
+        }
+        assertEquals(Autoscaler.MOVE_BATCHES, calls.stream().filter(c -> c.startsWith("move")).count(),
+                "moved at the start and after each batch but the last");
+        assertEquals(List.of("1", "2"), placements.get(placements.size() - 1), "the state comes back to it");
+        assertEquals(0, calls.stream().filter(c -> c.startsWith("kill")).count(), "never killed with a receiver");
     }
 }

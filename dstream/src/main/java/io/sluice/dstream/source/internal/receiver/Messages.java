@@ -57,6 +57,13 @@ final class Messages {
     record Stop(boolean drop) implements Serializable {
     }
 
+    /**
+     * Tracker to supervisor (ask): stop the receiver as a graceful stop does (what it buffered is stored and
+     * reported first), then reply; the stream goes on, its job launched again on another executor.
+     */
+    record Move() implements Serializable {
+    }
+
     /** Tracker to supervisor: the new rate limit in records per second (0: unlimited). */
     record UpdateRate(long rate) implements Serializable {
     }

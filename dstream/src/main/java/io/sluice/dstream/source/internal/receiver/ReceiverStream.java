@@ -37,6 +37,8 @@ public final class ReceiverStream {
     private Time lastCleaned;
     private volatile RpcEndpoints.Ref supervisor;
     private volatile String executorId; // where the supervisor runs; null when none does
+    private volatile List<String> launchOn = List.of(); // the executors a launch prefers once the receiver moved
+    private boolean moving; // stopped to move, not registered again yet
     private volatile long rate;
     // The bytes of stored blocks no completed batch has taken yet, by block id.
     private final Map<Long, Long> storedBytes = new HashMap<>();
@@ -94,14 +96,38 @@ public final class ReceiverStream {
         return supervisor;
     }
 
-    void supervisor(RpcEndpoints.Ref ref, String executorId) {
+    synchronized void supervisor(RpcEndpoints.Ref ref, String executorId) {
         this.supervisor = ref;
         this.executorId = executorId;
+        moving = false;
     }
 
     /** The executor the receiver runs on, or null while it runs on none. */
     String executorId() {
         return executorId;
+    }
+
+    /** Supervisor {@code ref} stopped so that the receiver moves: none runs until the next one registers. */
+    synchronized void detach(RpcEndpoints.Ref ref) {
+        if (supervisor == ref) {
+            supervisor = null;
+            executorId = null;
+            moving = !finished;
+        }
+    }
+
+    /** Whether the receiver stopped to move and has not started again yet. */
+    synchronized boolean moving() {
+        return moving;
+    }
+
+    /** The executor locations the receiver's next launches prefer (empty: its own preferred location). */
+    List<String> launchOn() {
+        return launchOn;
+    }
+
+    void launchOn(List<String> locations) {
+        launchOn = List.copyOf(locations);
     }
 
     /** The stream's stable id: names this stream's logs in the checkpoint directory. */
@@ -333,6 +359,7 @@ public final class ReceiverStream {
         finished = true;
         supervisor = null;
         executorId = null;
+        moving = false;
         if (failure != null && this.failure == null) {
             this.failure = failure;
         }

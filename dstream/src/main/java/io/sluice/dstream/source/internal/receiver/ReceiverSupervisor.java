@@ -277,8 +277,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
 
     private void onAsk(Object message, RpcEndpoints.Reply reply) {
         if (message instanceof Messages.Stop stop) {
-            // Replies from another thread: storing the last blocks asks the driver, which may need this RPC thread.
-            Thread t = new Thread(() -> {
+            stopThenReply(reply, () -> {
                 if (state != State.STOPPED && stop.drop()) {
                     state = State.STOPPED; // a forced stop: what is buffered is not stored
                     generator.abort();
@@ -289,14 +288,33 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
                     terminate();
                     event("stopped", spec.source() + " stopped by the driver");
                 }
-                reply.reply(Boolean.TRUE);
-                finished.countDown();
-            }, "sluice-receiver-stop-" + spec.streamId());
-            t.setDaemon(true);
-            t.start();
+            });
+        } else if (message instanceof Messages.Move) {
+            stopThenReply(reply, () -> {
+                if (state != State.STOPPED) {
+                    state = State.STOPPED;
+                    terminate();
+                    event("moving", spec.source() + " stopped on executor " + RpcEndpoints.executorId()
+                            + " to move to another");
+                }
+            });
         } else {
             reply.fail(new IllegalArgumentException("unexpected message " + message));
         }
+    }
+
+    /**
+     * Runs {@code stop}, replies, and ends the receiver's task, in a thread of its own: storing the last blocks
+     * asks the driver, which may need this RPC thread.
+     */
+    private void stopThenReply(RpcEndpoints.Reply reply, Runnable stop) {
+        Thread t = new Thread(() -> {
+            stop.run();
+            reply.reply(Boolean.TRUE);
+            finished.countDown();
+        }, "sluice-receiver-stop-" + spec.streamId());
+        t.setDaemon(true);
+        t.start();
     }
 
     // ---- blocks -----------------------------------------------------------------------------------------------

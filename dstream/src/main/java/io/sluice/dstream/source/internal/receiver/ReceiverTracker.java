@@ -4,6 +4,7 @@ import io.sluice.dstream.Clock;
 import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.receiver.Receiver;
 import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.rdd.ExecutorLocation;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.Deadline;
 import io.sluice.rdd.internal.RpcEndpoints;
@@ -164,8 +165,7 @@ public final class ReceiverTracker {
         }
     }
 
-    /** Whether some receiver stored blocks no batch has taken yet. */
-    /** The executors running a receiver now (the autoscaler removes none of them). */
+    /** The executors running a receiver now. */
     public Set<String> receiverExecutors() {
         Set<String> ids = new HashSet<>();
         for (ReceiverStream s : streams()) {
@@ -177,6 +177,43 @@ public final class ReceiverTracker {
         return ids;
     }
 
+    /**
+     * Moves the receivers running on executor {@code executorId} (one about to be removed) to the executors
+     * {@code to}: each stops as on a graceful stop, so that what it received is stored and known to the driver
+     * first, and its job is launched again preferring {@code to} (Spark may still place it elsewhere once its
+     * locality wait is over). Returns how many receivers stopped to move.
+     */
+    public int moveOff(String executorId, List<ExecutorLocation> to) {
+        List<String> locations = to.stream().map(ExecutorLocation::toString).toList();
+        int moved = 0;
+        for (ReceiverStream s : streams()) {
+            RpcEndpoints.Ref supervisor = s.supervisor();
+            if (supervisor == null || !executorId.equals(s.executorId())) {
+                continue;
+            }
+            s.launchOn(locations);
+            try {
+                supervisor.ask(new Messages.Move(), Boolean.class);
+                s.detach(supervisor);
+                moved++;
+            } catch (Exception e) { // it stopped by itself, or its executor is gone: its job launches it again
+                LOG.warn("{} did not confirm its move off executor {}", s.source(), executorId, e);
+            }
+        }
+        return moved;
+    }
+
+    /** Whether a receiver that stopped to move has not started again yet. */
+    public boolean receiversMoving() {
+        for (ReceiverStream s : streams()) {
+            if (s.moving()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether some receiver stored blocks no batch has taken yet. */
     public boolean hasUnallocatedBlocks() {
         for (ReceiverStream s : streams()) {
             if (s.hasUnallocated()) {
@@ -257,7 +294,7 @@ public final class ReceiverTracker {
         while (!stopping && !s.finished()) {
             sc.setJobGroup(jobGroup(s), "receiver of " + s.source(), true);
             try {
-                receiverJobInput(sc, attempt++, s.receiver()).foreachPartition(body);
+                receiverJobInput(sc, attempt++, locations(s)).foreachPartition(body);
             } catch (RuntimeException e) {
                 if (!stopping) {
                     LOG.warn("The job running {} failed; relaunching it", s.source(), e);
@@ -267,16 +304,21 @@ public final class ReceiverTracker {
         }
     }
 
+    /** Where the receiver's next launch should run: where it moved to, else its own preferred host, else anywhere. */
+    static List<String> locations(ReceiverStream s) {
+        List<String> moved = s.launchOn();
+        return !moved.isEmpty() ? moved : s.receiver().preferredLocation().map(List::of).orElse(List.of());
+    }
+
     /**
-     * The one-partition RDD a receiver's task runs over: it carries the receiver's preferred host, so Spark's
-     * scheduler places the task there when an executor runs on it (after its locality wait), as Spark
-     * Streaming does.
+     * The one-partition RDD a receiver's task runs over: it carries the receiver's preferred locations (hosts, or
+     * executors as {@code executor_<host>_<id>}), so Spark's scheduler places the task there when it can (after
+     * its locality wait, anywhere), as Spark Streaming does.
      */
-    static JavaRDD<Integer> receiverJobInput(JavaSparkContext sc, int attempt, Receiver<?> receiver) {
-        List<String> hosts = receiver.preferredLocation().map(List::of).orElse(List.of());
+    static JavaRDD<Integer> receiverJobInput(JavaSparkContext sc, int attempt, List<String> locations) {
         scala.collection.immutable.Seq<Tuple2<Integer, scala.collection.immutable.Seq<String>>> slices =
-                CollectionConverters.asScala(List.of(new Tuple2<>(attempt, CollectionConverters.asScala(hosts).toSeq())))
-                        .toSeq();
+                CollectionConverters.asScala(List.of(new Tuple2<>(attempt,
+                        CollectionConverters.asScala(locations).toSeq()))).toSeq();
         ClassTag<Integer> tag = ClassTag$.MODULE$.apply(Integer.class);
         return new JavaRDD<>(sc.sc().makeRDD(slices, tag), tag);
     }

@@ -3,6 +3,7 @@ package io.sluice.dstream.source.internal.receiver;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.dstream.receiver.Receiver;
+import io.sluice.rdd.ExecutorLocation;
 import io.sluice.testkit.SharedSpark;
 import java.util.List;
 import java.util.Optional;
@@ -11,7 +12,10 @@ import org.apache.spark.storage.StorageLevel;
 import org.junit.jupiter.api.Test;
 import scala.jdk.javaapi.CollectionConverters;
 
-/** The RDD a receiver's task runs over carries the receiver's preferred host to Spark's scheduler. */
+/**
+ * The RDD a receiver's task runs over carries the receiver's preferred host to Spark's scheduler, or once the
+ * receiver moved, the executors it moved to.
+ */
 class ReceiverJobInputTest {
     static final class Pinned extends Receiver<String> {
         private final String host;
@@ -37,13 +41,29 @@ class ReceiverJobInputTest {
 
     @Test
     void aPreferredHostBecomesThePreferredLocationOfTheReceiverTask() {
-        JavaRDD<Integer> pinned = ReceiverTracker.receiverJobInput(SharedSpark.context(), 3, new Pinned("worker-7"));
+        JavaRDD<Integer> pinned = ReceiverTracker.receiverJobInput(SharedSpark.context(), 3,
+                ReceiverTracker.locations(stream(new Pinned("worker-7"))));
         assertEquals(List.of("worker-7"), preferredLocations(pinned));
         assertEquals(List.of(3), pinned.collect(), "the task's one element is the attempt number");
 
-        JavaRDD<Integer> anywhere = ReceiverTracker.receiverJobInput(SharedSpark.context(), 0, new Pinned(null));
+        JavaRDD<Integer> anywhere = ReceiverTracker.receiverJobInput(SharedSpark.context(), 0,
+                ReceiverTracker.locations(stream(new Pinned(null))));
         assertEquals(List.of(), preferredLocations(anywhere));
         assertEquals(List.of(0), anywhere.collect());
+    }
+
+    @Test
+    void aMovedReceiverPrefersTheExecutorsItMovedTo() {
+        ReceiverStream s = stream(new Pinned("worker-7"));
+        s.launchOn(List.of(new ExecutorLocation("10.0.0.2", "3").toString(),
+                new ExecutorLocation("10.0.0.1", "1").toString()));
+        JavaRDD<Integer> moved = ReceiverTracker.receiverJobInput(SharedSpark.context(), 1,
+                ReceiverTracker.locations(s));
+        assertEquals(List.of("executor_10.0.0.2_3", "executor_10.0.0.1_1"), preferredLocations(moved));
+    }
+
+    private static ReceiverStream stream(Receiver<?> receiver) {
+        return new ReceiverStream(0, "test receiver", "test", receiver, null, 0, 0);
     }
 
     private static List<String> preferredLocations(JavaRDD<Integer> rdd) {
