@@ -87,8 +87,9 @@ class WindowLineageTest {
                     assertEquals(expectedWindow(input, e.getKey()), e.getValue(), "window at batch " + e.getKey());
                 }
                 assertTrue(checked.containsKey(batches - 1));
-                // At most 10 windows between cuts, plus the view, the per-batch reduce and the input: never near 2,000.
-                assertTrue(deepest.get() <= 20, "lineage depth " + deepest.get());
+                // At most 10 windows between cuts, each read through its cache (two levels in local mode, see
+                // LocalCachedRDD), plus the view, the per-batch reduce, its exchange and the input: never near 2,000.
+                assertTrue(deepest.get() <= 30, "lineage depth " + deepest.get());
                 // Memory stays flat: only the remembered window RDDs (2 x 10 s) are kept.
                 assertTrue(windows.operator().rememberedCount() <= 21, "remembered " + windows.operator().rememberedCount());
             }
@@ -138,7 +139,7 @@ class WindowLineageTest {
                         });
                 t.runBatches(50);
                 assertEquals(expectedWindow(input, 49), out.get(49));
-                assertTrue(deepest.get() <= 20, "lineage depth " + deepest.get());
+                assertTrue(deepest.get() <= 30, "lineage depth " + deepest.get()); // as above
                 // Cut every 10 s, remembered for 20 s: the cuts at 30, 40 and 50 s remain; 10 and 20 s were deleted.
                 // Only the RDD cuts' directory: progress checkpoints are written (and old ones deleted) by a
                 // background thread after the batches, so walking them could meet a file as it goes.

@@ -21,6 +21,9 @@ import org.apache.spark.api.java.JavaSparkContext;
  * generates jobs and forgets old RDDs.
  */
 public final class StreamGraph {
+    /** Spark's local properties for the call site of what a thread makes ({@code CallSite.SHORT_FORM}, LONG_FORM). */
+    private static final String SHORT_CALL_SITE = "callSite.short";
+    private static final String LONG_CALL_SITE = "callSite.long";
     private final JavaSparkContext sc;
     private final Duration batchInterval;
     private final List<Operator<?>> operators;
@@ -113,17 +116,21 @@ public final class StreamGraph {
         }
     }
 
+    /**
+     * Runs {@code body} with {@code callSite} as the call site of the RDDs and jobs it makes, in both of Spark's
+     * forms: with the long form unset too, Spark would walk the thread's stack for every RDD made (most of the
+     * time spent generating a batch).
+     */
     <R> R withCallSite(String callSite, Supplier<R> body) {
-        String previous = sc.getLocalProperty("callSite.short");
-        sc.setCallSite(callSite);
+        String previousShort = sc.getLocalProperty(SHORT_CALL_SITE);
+        String previousLong = sc.getLocalProperty(LONG_CALL_SITE);
+        sc.setLocalProperty(SHORT_CALL_SITE, callSite);
+        sc.setLocalProperty(LONG_CALL_SITE, callSite);
         try {
             return body.get();
         } finally {
-            if (previous == null) {
-                sc.clearCallSite();
-            } else {
-                sc.setCallSite(previous);
-            }
+            sc.setLocalProperty(SHORT_CALL_SITE, previousShort);
+            sc.setLocalProperty(LONG_CALL_SITE, previousLong);
         }
     }
 

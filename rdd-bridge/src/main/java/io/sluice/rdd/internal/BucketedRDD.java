@@ -15,11 +15,12 @@ import scala.reflect.ClassTag$;
 
 /**
  * The map side of a local {@link Exchange}: partition i (a part) is one record, the records of input partition
- * i split by {@code partitioner} into one array per output partition (input order kept within each).
+ * i split by {@code partitioner} into one array per output partition (input order kept within each): a
+ * {@link Buckets}.
  */
-final class BucketedRDD<K, V> extends RDD<Object[][]> {
+final class BucketedRDD<K, V> extends RDD<Buckets> {
     private static final long serialVersionUID = 1L;
-    private static final ClassTag<Object[][]> TAG = ClassTag$.MODULE$.apply(Object[][].class);
+    private static final ClassTag<Buckets> TAG = ClassTag$.MODULE$.apply(Buckets.class);
 
     private final Partitioner partitioner;
 
@@ -35,7 +36,7 @@ final class BucketedRDD<K, V> extends RDD<Object[][]> {
     }
 
     @Override
-    public Iterator<Object[][]> compute(Partition split, TaskContext context) {
+    public Iterator<Buckets> compute(Partition split, TaskContext context) {
         int n = partitioner.numPartitions();
         List<List<Object>> lists = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -50,6 +51,6 @@ final class BucketedRDD<K, V> extends RDD<Object[][]> {
         for (int i = 0; i < n; i++) {
             buckets[i] = lists.get(i).toArray();
         }
-        return CollectionConverters.asScala(List.<Object[][]>of(buckets).iterator());
+        return CollectionConverters.asScala(List.of(new Buckets(buckets)).iterator());
     }
 }

@@ -61,7 +61,7 @@ public final class Exchange<K, V> {
         }
         BucketedRDD<K, V> bucketed = new BucketedRDD<>(TaskSlots.packed(records), partitioner);
         bucketed.setName(BUCKETS_NAME + records.id());
-        LocalCachedRDD<Object[][]> buckets = LocalCachedRDD.of(bucketed, StorageLevel.MEMORY_AND_DISK());
+        LocalCachedRDD<Buckets> buckets = LocalCachedRDD.of(bucketed, StorageLevel.MEMORY_AND_DISK());
         return new Exchange<>(new ExchangedRDD<>(buckets, partitioner, Math.max(1, TaskSlots.of(sc))), buckets);
     }
 

@@ -28,7 +28,7 @@ final class ExchangedRDD<K, V> extends RDD<Tuple2<K, V>> {
     private final Partitioner partitioner;
     private final int slots;
 
-    ExchangedRDD(RDD<Object[][]> buckets, Partitioner partitioner, int slots) {
+    ExchangedRDD(RDD<Buckets> buckets, Partitioner partitioner, int slots) {
         super(buckets.context(), CollectionConverters.asScala(
                 List.<org.apache.spark.Dependency<?>>of(new AllParents(buckets))).toList(),
                 ClassTag$.MODULE$.apply(Tuple2.class));
@@ -52,9 +52,9 @@ final class ExchangedRDD<K, V> extends RDD<Tuple2<K, V>> {
 
     @Override
     public Iterator<Tuple2<K, V>> compute(Partition split, TaskContext context) {
-        RDD<Object[][]> parent = firstParent(ClassTag$.MODULE$.apply(Object[][].class));
+        RDD<Buckets> parent = firstParent(ClassTag$.MODULE$.apply(Buckets.class));
         Partition[] inputs = ((Output) split).inputs;
-        Object[][][] blocks = new Object[inputs.length][][];
+        Buckets[] blocks = new Buckets[inputs.length];
         int own = split.index() % slots;
         for (int j = own; j < inputs.length; j += slots) {
             blocks[j] = parent.iterator(inputs[j], context).next();
@@ -89,19 +89,19 @@ final class ExchangedRDD<K, V> extends RDD<Tuple2<K, V>> {
 
     /** Bucket {@code p} of each block in turn. */
     private static final class BucketIterator<K, V> extends scala.collection.AbstractIterator<Tuple2<K, V>> {
-        private final Object[][][] blocks;
+        private final Buckets[] blocks;
         private final int p;
         private int block;
         private int next;
 
-        BucketIterator(Object[][][] blocks, int p) {
+        BucketIterator(Buckets[] blocks, int p) {
             this.blocks = blocks;
             this.p = p;
         }
 
         @Override
         public boolean hasNext() {
-            while (block < blocks.length && next == blocks[block][p].length) {
+            while (block < blocks.length && next == blocks[block].bucket(p).length) {
                 block++;
                 next = 0;
             }
@@ -114,15 +114,15 @@ final class ExchangedRDD<K, V> extends RDD<Tuple2<K, V>> {
             if (!hasNext()) {
                 throw new java.util.NoSuchElementException();
             }
-            return (Tuple2<K, V>) blocks[block][p][next++];
+            return (Tuple2<K, V>) blocks[block].bucket(p)[next++];
         }
     }
 
     /** Every output partition depends on every input partition, within one stage. */
-    private static final class AllParents extends NarrowDependency<Object[][]> {
+    private static final class AllParents extends NarrowDependency<Buckets> {
         private static final long serialVersionUID = 1L;
 
-        AllParents(RDD<Object[][]> buckets) {
+        AllParents(RDD<Buckets> buckets) {
             super(buckets);
         }
 

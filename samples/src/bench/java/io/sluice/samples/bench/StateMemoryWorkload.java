@@ -5,15 +5,21 @@ import io.sluice.state.StateSpec;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.spark.SparkContext;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.storage.RDDInfo;
+import org.apache.spark.storage.BlockId;
+import org.apache.spark.storage.BlockManager;
+import org.apache.spark.storage.BlockStatus;
 import org.apache.spark.streaming.api.java.JavaDStream;
+import scala.Option;
 import scala.Tuple2;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * State memory: bytes per key of 1,000,000 String → Long keys in mapWithState, on both sides measured the same
- * way: the in-memory size Spark's block manager records for the cached state RDD (its SizeEstimator estimate of
+ * way: the in-memory size the block manager records for the cached state RDD (its SizeEstimator estimate of
  * the deserialized partitions; both engines cache their state RDDs deserialized), the largest such RDD after
  * loading the keys through initialState and running empty batches, divided by the number of keys.
  */
@@ -40,10 +46,21 @@ final class StateMemoryWorkload implements Workload {
         return 0.5;
     }
 
-    private static void recordCachedSize(SparkContext sc) {
-        for (RDDInfo info : sc.getRDDStorageInfo()) {
-            LARGEST_CACHED.accumulateAndGet(info.memSize(), Math::max);
+    /**
+     * The largest in-memory size of one RDD's cached partitions, read from this JVM's block manager (local mode:
+     * every block is here), which sizes them alike on both sides. Not Spark's storage info: Sluice caches its
+     * state in local mode without reporting it to the master (decisions/0019-local-cache.md).
+     */
+    private static void recordCachedSize() {
+        BlockManager blocks = SparkEnv.get().blockManager();
+        Map<Integer, Long> byRdd = new HashMap<>();
+        for (BlockId id : CollectionConverters.asJava(blocks.getMatchingBlockIds(BlockId::isRDD))) {
+            Option<BlockStatus> status = blocks.getStatus(id);
+            if (status.isDefined()) {
+                byRdd.merge(id.asRDDId().get().rddId(), status.get().memSize(), Long::sum);
+            }
         }
+        byRdd.values().forEach(size -> LARGEST_CACHED.accumulateAndGet(size, Math::max));
     }
 
     /** Three empty batches over the loaded state; the figure comes from the cached state, not from times. */
@@ -92,7 +109,7 @@ final class StateMemoryWorkload implements Workload {
                     .count()
                     .foreachRDD(rdd -> {
                         BenchOutput.record(rdd.collect());
-                        recordCachedSize(rdd.context());
+                        recordCachedSize();
                     });
         }
 
@@ -106,7 +123,7 @@ final class StateMemoryWorkload implements Workload {
                     .count()
                     .foreachRDD(rdd -> {
                         BenchOutput.record(rdd.collect());
-                        recordCachedSize(rdd.context());
+                        recordCachedSize();
                     });
         }
     }

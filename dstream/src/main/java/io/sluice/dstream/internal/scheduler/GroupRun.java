@@ -5,6 +5,7 @@ import io.sluice.dstream.internal.Job;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.JobTags;
 import io.sluice.rdd.internal.Jobs;
+import io.sluice.rdd.internal.TaskSlots;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -73,7 +74,7 @@ final class GroupRun {
                 }
             }
             if (!works.isEmpty()) {
-                Jobs.eachPartitionOfEach(works, sc.defaultParallelism());
+                Jobs.eachPartitionOfEach(works, tasks(sc));
             }
         } catch (Throwable e) {
             failure = e;
@@ -96,6 +97,15 @@ final class GroupRun {
                 }
             }
         }
+    }
+
+    /**
+     * The group job's tasks: one per task slot (at most the default parallelism). Each task deserializes the whole
+     * group's lineage (every batch's RDDs), so tasks beyond the slots would only repeat that, one after another.
+     */
+    private static int tasks(SparkContext sc) {
+        int slots = TaskSlots.of(sc);
+        return slots > 0 ? Math.min(sc.defaultParallelism(), slots) : sc.defaultParallelism();
     }
 
     /** Commits a split job whose tasks ran, or runs it whole when they did not. */
