@@ -10,6 +10,7 @@ import io.sluice.dstream.internal.recovery.Recovery;
 import io.sluice.dstream.internal.scaling.Autoscaler;
 import io.sluice.dstream.internal.scaling.AutoscalingSettings;
 import io.sluice.dstream.internal.scaling.GraphStatefulOperators;
+import io.sluice.dstream.internal.scaling.Receivers;
 import io.sluice.dstream.internal.scaling.SparkExecutorAllocation;
 import io.sluice.dstream.internal.state.StatefulOperator;
 import io.sluice.dstream.internal.scheduler.BatchScheduler;
@@ -257,7 +258,7 @@ final class ContextLifecycle {
                 if (autoscaling != null) {
                     listeners.add(new Autoscaler(autoscaling, new SparkExecutorAllocation(sc.sc()),
                             new GraphStatefulOperators(graph), clock::millis, context.batchInterval().toMillis(),
-                            sources, settings.executorInstances()));
+                            Receivers.of(sources), settings.executorInstances()));
                 }
                 scheduler.start(start.rerun(), start.firstTimerBatch(), stepped);
                 this.stepped = stepped;

@@ -1,5 +1,6 @@
 package io.sluice.dstream.internal.scaling;
 
+import io.sluice.dstream.source.internal.Sources;
 import io.sluice.rdd.ExecutorLocation;
 import java.util.List;
 import java.util.Set;
@@ -20,4 +21,29 @@ public interface Receivers {
      * received before it stops, and starts again there. Returns how many stopped to move.
      */
     int moveReceiversOff(String executorId, List<ExecutorLocation> to);
+
+    /** The receivers of a context's sources. */
+    static Receivers of(Sources sources) {
+        return new Receivers() {
+            @Override
+            public int receivers() {
+                return sources.receivers();
+            }
+
+            @Override
+            public Set<String> receiverExecutors() {
+                return sources.receiverExecutors();
+            }
+
+            @Override
+            public boolean receiversMoving() {
+                return sources.receiversMoving();
+            }
+
+            @Override
+            public int moveReceiversOff(String executorId, List<ExecutorLocation> to) {
+                return sources.moveReceiversOff(executorId, to);
+            }
+        };
+    }
 }

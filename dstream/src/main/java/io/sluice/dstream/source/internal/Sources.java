@@ -1,7 +1,6 @@
 package io.sluice.dstream.source.internal;
 
 import io.sluice.dstream.receiver.Receiver;
-import io.sluice.dstream.internal.scaling.Receivers;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.dstream.source.SourceContext;
 import io.sluice.dstream.source.internal.receiver.ReceiverSource;
@@ -18,9 +17,9 @@ import java.util.function.Function;
  * when the first of them starts, from the source settings and the checkpoint directory the context has then.
  * The context starts it after its sources (each receiver stream registers with the tracker when it starts),
  * stops the receivers before the last batches, so that a graceful stop runs one more batch for what they stored,
- * and releases their blocks after the last one. The autoscaler moves receivers through it ({@link Receivers}).
+ * and releases their blocks after the last one. The autoscaler moves receivers through it.
  */
-public final class Sources implements Receivers {
+public final class Sources {
     private final Consumer<StreamingListener.Event> listeners;
     private final List<ReceiverSource<?>> receivers = new ArrayList<>();
     private ReceiverTracker tracker;
@@ -90,24 +89,24 @@ public final class Sources implements Receivers {
         return t != null && t.hasUnallocatedBlocks();
     }
 
-    @Override
+    /** How many receivers the context runs. */
     public synchronized int receivers() {
         return receivers.size();
     }
 
-    @Override
+    /** The executors a receiver runs on now. */
     public java.util.Set<String> receiverExecutors() {
         ReceiverTracker t = existingTracker();
         return t == null ? java.util.Set.of() : t.receiverExecutors();
     }
 
-    @Override
+    /** Whether a receiver that stopped to move has not started again yet. */
     public boolean receiversMoving() {
         ReceiverTracker t = existingTracker();
         return t != null && t.receiversMoving();
     }
 
-    @Override
+    /** Moves the receivers running on executor {@code executorId} to {@code to} (see ReceiverTracker#moveOff). */
     public int moveReceiversOff(String executorId, List<ExecutorLocation> to) {
         ReceiverTracker t = existingTracker();
         return t == null ? 0 : t.moveOff(executorId, to);
