@@ -31,8 +31,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * it is. Memory is accounted and evicted as for any cached block (spilled to disk if the level allows); a block
  * that is gone is computed again from the parent. Spark's storage page does not list these RDDs.
  *
- * <p>{@link #drop(boolean)} (or unpersisting the RDD) removes the blocks; Spark's context cleaner removes them once the RDD
- * is garbage collected.
+ * <p>{@link #drop(boolean)} (or unpersisting the RDD) removes the blocks; Spark's context cleaner removes them
+ * once the RDD is garbage collected.
  */
 public final class LocalCachedRDD<T> extends RDD<T> {
     private static final long serialVersionUID = 1L;

@@ -5,7 +5,10 @@ import io.sluice.rdd.ExecutorLocation;
 import java.util.List;
 import java.util.Set;
 
-/** What the autoscaler asks of a context's receivers: the seam to the receiver tracker (tests give an in-memory one). */
+/**
+ * What the autoscaler asks of a context's receivers: the seam to the receiver tracker (tests give an in-memory
+ * one).
+ */
 public interface Receivers {
     /** How many receivers the context runs. */
     int receivers();
