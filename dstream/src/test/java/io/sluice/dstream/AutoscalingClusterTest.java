@@ -23,7 +23,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
-import org.apache.spark.SparkContext$;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.Optional;
 import org.apache.spark.api.java.function.VoidFunction;
@@ -71,19 +70,9 @@ class AutoscalingClusterTest {
     private final BlockingQueue<Row> rows = new LinkedBlockingQueue<>();
     private final List<Row> timeline = new CopyOnWriteArrayList<>();
 
-    /**
-     * Starts the cluster, and stops a SparkContext left running in this JVM: surefire runs every test class of
-     * the module in one JVM, where the earlier classes leave {@code SharedSpark}'s {@code local[2,2]} context
-     * running (it starts again when next asked for), and the builder below would adopt it, so the job would run
-     * in local mode and never reach the cluster.
-     */
     @BeforeAll
     static void startCluster() throws Exception {
-        SparkContext$.MODULE$.getActive().foreach(sc -> {
-            sc.stop();
-            return null;
-        });
-        cluster = StandaloneCluster.start(dir, 2, 1, "700m", 120);
+        cluster = StandaloneCluster.startForThisDriver(dir, 2, 1, "700m", 120);
     }
 
     @AfterAll

@@ -33,7 +33,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.apache.spark.SparkContext$;
 import org.apache.spark.SparkEnv;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,12 +65,7 @@ class ReceiverMoveClusterTest {
 
     @BeforeAll
     static void startCluster() throws Exception {
-        // A SparkContext left running by an earlier class of this JVM would be adopted by the builder (local mode).
-        SparkContext$.MODULE$.getActive().foreach(sc -> {
-            sc.stop();
-            return null;
-        });
-        cluster = StandaloneCluster.start(dir, 2, 3, "700m", 120);
+        cluster = StandaloneCluster.startForThisDriver(dir, 2, 3, "700m", 120);
         server = new RecordServer();
     }
 

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.spark.SparkContext$;
 
 /**
  * A standalone Spark cluster on this machine from the test class path: a Master and Workers, each its own JVM,
@@ -31,6 +32,21 @@ public final class StandaloneCluster implements AutoCloseable {
         this.masterUrl = masterUrl;
         this.dir = dir;
         this.masterLog = dir.resolve("master.log");
+    }
+
+    /**
+     * {@link #start}, for a test whose driver is this JVM: first stops a SparkContext left running here.
+     * Surefire runs every test class of a module in one JVM, where earlier classes leave {@code SharedSpark}'s
+     * {@code local[2,2]} context running (it starts again when next asked for); a context builder would adopt
+     * it, and the job would run in local mode and never reach the cluster.
+     */
+    public static StandaloneCluster startForThisDriver(Path dir, int workers, int cores, String memory,
+            long timeoutSeconds) throws IOException, InterruptedException {
+        SparkContext$.MODULE$.getActive().foreach(sc -> {
+            sc.stop();
+            return null;
+        });
+        return start(dir, workers, cores, memory, timeoutSeconds);
     }
 
     /**

@@ -66,11 +66,6 @@ public final class LocalCachedRDD<T> extends RDD<T> {
         return cached;
     }
 
-    /** The storage level its blocks are kept at (Spark's own {@link #getStorageLevel} stays NONE). */
-    public StorageLevel level() {
-        return level;
-    }
-
     /** The RDD it caches. */
     public RDD<T> parent() {
         return firstParent(elementClassTag());

@@ -20,11 +20,6 @@ public final class SampledSize {
     private SampledSize() {
     }
 
-    /** An array of records: the array itself, and its records estimated from a sample. */
-    public static long of(Object[] records) {
-        return array(records.length) + sampled(records.length, i -> records[i]);
-    }
-
     /** A list of records: the list and its backing array, and its records estimated from a sample. */
     public static long of(List<?> records) {
         return LIST + array(records.size()) + sampled(records.size(), records::get);

@@ -192,6 +192,7 @@ public final class Autoscaler implements StreamingListener {
         return moved;
     }
 
+    /** The executors but {@code leaving} (none if null), in placement order. */
     private static List<ExecutorLocation> others(List<ExecutorLocation> executors, ExecutorLocation leaving) {
         List<ExecutorLocation> others = new ArrayList<>(executors);
         others.remove(leaving);
@@ -201,11 +202,7 @@ public final class Autoscaler implements StreamingListener {
 
     /** Places state on the executors that stay; re-partitions it when their number changed, if asked to. */
     private void place(List<ExecutorLocation> executors) {
-        List<ExecutorLocation> staying = new ArrayList<>(executors);
-        if (removal != null) {
-            staying.remove(removal.executor);
-        }
-        staying.sort(StatePlacement.ORDER);
+        List<ExecutorLocation> staying = others(executors, removal == null ? null : removal.executor);
         if (staying.equals(placed)) {
             return;
         }
