@@ -4,6 +4,7 @@ import io.sluice.dstream.internal.state.StatePlacement;
 
 import io.sluice.dstream.scheduler.StateOperatorInfo;
 import io.sluice.dstream.source.BatchReport;
+import io.sluice.rdd.ExecutorLocation;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.JobTags;
 import java.time.Duration;
@@ -30,7 +31,7 @@ public final class StreamGraph {
     private final List<InputOperator<?>> inputs;
     private final List<OutputOperation<?>> outputs;
     private final Set<Time> skipped;
-    private final StatePlacement statePlacement = new StatePlacement();
+    private final StatePlacement statePlacement;
 
     /**
      * Builds the operators of {@code description} (validated and frozen) with zero time {@code zero}.
@@ -41,6 +42,8 @@ public final class StreamGraph {
     public StreamGraph(JavaSparkContext sc, GraphDescription description, Time zero, Set<Time> skipped,
             StartPlan plan) {
         this.sc = sc;
+        this.statePlacement = new StatePlacement(
+                () -> sc.sc().isLocal() ? List.of() : ExecutorLocation.executors(sc.sc()));
         this.batchInterval = description.batchInterval();
         this.skipped = Set.copyOf(skipped);
         List<Duration> remember = description.rememberDurations();
@@ -134,7 +137,7 @@ public final class StreamGraph {
         }
     }
 
-    /** Where the stateful operators' state partitions run (the autoscaler sets it; else Spark decides). */
+    /** Where the stateful operators' state partitions run: spread over the executors (none in local mode). */
     public StatePlacement statePlacement() {
         return statePlacement;
     }

@@ -6,16 +6,24 @@ import io.sluice.dstream.Settings;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.rdd.internal.CachedBlocks;
 import io.sluice.state.StateSpec;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
+import org.apache.spark.rdd.RDD;
 import scala.Tuple2;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The application the executor kill test runs on a real multi-process cluster ({@code local-cluster}: a
  * Master and two Workers in this JVM, each executor its own JVM): running word totals with mapWithState over
  * the generator source, on the system clock, the state snapshot of every batch written to a file. Prints
- * "executors n" once both executors registered, then "completed t delay=ms processing=ms" per batch.
+ * "executors n" once both executors registered, then per batch "placement t e=n ..." (how many of its state
+ * partitions each executor caches, e.g. "executor_127.0.0.1_0=2") and "completed t delay=ms processing=ms".
  *
  * <p>Arguments: checkpoint directory, output directory, batches to complete before stopping gracefully, and
  * optionally "b:n": once b batches completed, ask for n state partitions (printing "repartitioned n"); each batch
@@ -57,6 +65,7 @@ public final class ClusterWordCountApp {
                     say("partitions " + time.milliseconds() + " " + rdd.getNumPartitions());
                 }
                 writeSnapshot(rdd.collect(), out, time.milliseconds());
+                say("placement " + time.milliseconds() + " " + placement(rdd.rdd(), time.milliseconds()));
             });
             return c;
         });
@@ -81,6 +90,26 @@ public final class ClusterWordCountApp {
         done.await();
         context.stop(true, true);
         say("stopped");
+    }
+
+    /**
+     * Where the state partitions of batch {@code time} are cached, as "location=partitions" per executor: the state
+     * RDD is found in the lineage of {@code snapshot} by its name.
+     */
+    private static String placement(RDD<?> snapshot, long time) {
+        ArrayDeque<RDD<?>> todo = new ArrayDeque<>(List.of(snapshot));
+        while (!todo.isEmpty()) {
+            RDD<?> rdd = todo.poll();
+            if (rdd.name() != null && rdd.name().endsWith(" state @ " + time)) {
+                Map<String, Integer> counts = new TreeMap<>();
+                for (int p = 0; p < rdd.getNumPartitions(); p++) {
+                    CachedBlocks.hostsOf(rdd, p).forEach(l -> counts.merge(l, 1, Integer::sum));
+                }
+                return String.join(" ", counts.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+            }
+            CollectionConverters.asJava(rdd.dependencies()).forEach(d -> todo.add(d.rdd()));
+        }
+        throw new IllegalStateException("no state RDD of batch " + time + " in the lineage of " + snapshot);
     }
 
     /** Blocks until the cluster's executors registered (the driver's own block manager counts as one). */

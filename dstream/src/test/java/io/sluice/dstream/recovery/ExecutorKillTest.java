@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A real multi-process cluster ({@code local-cluster}, started by the driver this test runs as a child JVM),
  * a stateful stream on it, and {@code kill -9} of one executor mid-stream: Spark replaces the executor, the
  * lost state partitions are rebuilt from the state checkpoint files and lineage, the stream goes on, and the
- * state after every batch equals a failure-free run's.
+ * state after every batch equals a failure-free run's. The state partitions are spread evenly over the
+ * executors, two on each, before the kill and again once the replacement executor registered.
  */
 class ExecutorKillTest {
     private static final int BATCHES = 14;
@@ -47,19 +48,32 @@ class ExecutorKillTest {
         Path out = dir.resolve("out");
         List<Batch> before = new ArrayList<>();
         List<Batch> after = new ArrayList<>();
+        List<String> placements = new ArrayList<>();
+        String beforeKill;
         try (ChildJvm driver = ChildJvm.start(ClusterWordCountApp.class, JVM,
                 List.of(checkpoint.toString(), out.toString(), String.valueOf(BATCHES)), dir.resolve("driver.log"), env)) {
             driver.awaitLine("executors 2"::equals, 180);
             while (before.size() < BEFORE_KILL) {
-                before.add(Batch.parse(driver.awaitLine(l -> l.startsWith("completed "), 120)));
+                String line = driver.awaitLine(l -> l.startsWith("completed ") || l.startsWith("placement "), 120);
+                if (line.startsWith("placement ")) {
+                    placements.add(line);
+                } else {
+                    before.add(Batch.parse(line));
+                }
             }
+            beforeKill = placements.get(placements.size() - 1);
             ProcessHandle executor = executors(driver.handle()).get(0);
             executor.destroyForcibly();
             executor.onExit().join();
             while (true) {
-                String line = driver.awaitLine(l -> l.startsWith("completed ") || l.equals("stopped"), 180);
+                String line = driver.awaitLine(l -> l.startsWith("completed ") || l.startsWith("placement ")
+                        || l.equals("stopped"), 180);
                 if (line.equals("stopped")) {
                     break;
+                }
+                if (line.startsWith("placement ")) {
+                    placements.add(line);
+                    continue;
                 }
                 assertTrue(line.endsWith("failed=false"), "a batch failed after the kill: " + line);
                 after.add(Batch.parse(line));
@@ -67,7 +81,23 @@ class ExecutorKillTest {
             assertEquals(0, driver.awaitExit(60), driver.diagnostics());
         }
         assertStateEqualsAFailureFreeRun(checkpoint, out);
+        assertEquals(List.of(2, 2), partitionsPerExecutor(beforeKill), "state spread evenly before the kill: "
+                + beforeKill);
+        String last = placements.get(placements.size() - 1);
+        assertEquals(List.of(2, 2), partitionsPerExecutor(last), "state spread evenly over the replacement too: "
+                + last + "; every batch: " + placements);
         report(before, after);
+        System.out.println("executor kill test: state placement before the kill " + beforeKill + ", last " + last);
+    }
+
+    /** The partition counts of a "placement t location=n ..." line, one per executor. */
+    private static List<Integer> partitionsPerExecutor(String placement) {
+        String[] fields = placement.split(" ");
+        List<Integer> counts = new ArrayList<>();
+        for (int i = 2; i < fields.length; i++) {
+            counts.add(Integer.parseInt(fields[i].substring(fields[i].indexOf('=') + 1)));
+        }
+        return counts;
     }
 
     /** The executor JVMs the driver's local-cluster started (children of its in-process Workers). */

@@ -22,8 +22,8 @@ import scala.jdk.javaapi.CollectionConverters;
  *
  * <p>Where a partition's task runs: by default where the previous state's partition is cached (Spark prefers a
  * cached parent's executor). A {@link Placement} overrides that, on the driver, when the job is submitted: to
- * spread the state over executors added since, or to move it off an executor about to be removed (the task then
- * reads the previous partition from the executor caching it, once).
+ * spread the state evenly over the executors, including ones added since, or to move it off an executor about to
+ * be removed (the task then reads the previous partition from the executor caching it, once).
  *
  * @param <P> the previous partition record
  * @param <D> data records

@@ -190,7 +190,8 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         @SuppressWarnings("unchecked")
         StateRDD<Object, Tuple2<K, V>, R> rdd = new StateRDD<>(
                 previous == null ? null : (org.apache.spark.rdd.RDD<Object>) previous.rdd(),
-                exchange.rdd(), partitioner, figures.reporting(transition(time), time), graph().statePlacement());
+                exchange.rdd(), partitioner, figures.reporting(transition(time), time),
+                graph().statePlacement().forBatch());
         JavaRDD<R> state = new JavaRDD<>(rdd, ClassTags.any());
         state.setName(describe() + " state @ " + time.milliseconds());
         state = states.add(time, state, StorageLevel.MEMORY_ONLY(), isCheckpointTime(time) && planner == null);
