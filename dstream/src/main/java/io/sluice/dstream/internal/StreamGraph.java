@@ -4,8 +4,8 @@ import io.sluice.dstream.internal.state.StatePlacement;
 
 import io.sluice.dstream.scheduler.StateOperatorInfo;
 import io.sluice.dstream.source.BatchReport;
-import io.sluice.rdd.ExecutorLocation;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.internal.ExecutorPeers;
 import io.sluice.rdd.internal.JobTags;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,8 +42,8 @@ public final class StreamGraph {
     public StreamGraph(JavaSparkContext sc, GraphDescription description, Time zero, Set<Time> skipped,
             StartPlan plan) {
         this.sc = sc;
-        this.statePlacement = new StatePlacement(
-                () -> sc.sc().isLocal() ? List.of() : ExecutorLocation.executors(sc.sc()));
+        // placement orders the executors itself; local mode has none (and skips asking the master)
+        this.statePlacement = new StatePlacement(() -> sc.sc().isLocal() ? List.of() : ExecutorPeers.of(sc.sc()));
         this.batchInterval = description.batchInterval();
         this.skipped = Set.copyOf(skipped);
         List<Duration> remember = description.rememberDurations();
