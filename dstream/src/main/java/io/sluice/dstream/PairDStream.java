@@ -306,17 +306,18 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
      * stream holds the whole state. Only the batch's records are shuffled, never the state.
      */
     public <S> PairDStream<K, S> updateStateByKey(Function2<List<V>, Optional<S>, Optional<S>> f) {
-        return updateStateByKey(f, StatePartitioning.of(null, null, context.sparkContext().defaultParallelism()), null);
+        return updateStateByKey(f, StatePartitioning.of(null, null, context.sparkContext().defaultParallelism()), null,
+                null);
     }
 
     public <S> PairDStream<K, S> updateStateByKey(Function2<List<V>, Optional<S>, Optional<S>> f, int numPartitions) {
-        return updateStateByKey(f, StatePartitioning.of(null, numPartitions, 0), null);
+        return updateStateByKey(f, StatePartitioning.of(null, numPartitions, 0), null, null);
     }
 
     /** As {@link #updateStateByKey(Function2)}, with as many state partitions as {@code partitioner} has. */
     public <S> PairDStream<K, S> updateStateByKey(Function2<List<V>, Optional<S>, Optional<S>> f,
             Partitioner partitioner) {
-        return updateStateByKey(f, StatePartitioning.of(partitioner, null, 0), null);
+        return updateStateByKey(f, StatePartitioning.of(partitioner, null, 0), null, null);
     }
 
     /** As {@link #updateStateByKey(Function2, Partitioner)}, starting from {@code initialRDD}. */
@@ -325,15 +326,30 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
         if (initialRDD == null) {
             throw new IllegalArgumentException("updateStateByKey: initialRDD must not be null");
         }
-        return updateStateByKey(f, StatePartitioning.of(partitioner, null, 0), initialRDD);
+        return updateStateByKey(f, StatePartitioning.of(partitioner, null, 0), initialRDD, null);
+    }
+
+    /**
+     * As {@link #updateStateByKey(Function2, Partitioner, JavaPairRDD)}, with the state in backend {@code backend}:
+     * {@code "heap"} (tables in the executors' memory) or {@code "rocksdb"} (RocksDB on the executors' local disks,
+     * for state larger than memory), whatever {@code sluice.state.backend} says. {@code initialRDD} may be null.
+     */
+    public <S> PairDStream<K, S> updateStateByKey(Function2<List<V>, Optional<S>, Optional<S>> f,
+            Partitioner partitioner, JavaPairRDD<K, S> initialRDD, String backend) {
+        if (backend != null) {
+            io.sluice.state.internal.StateBackend.checkName(backend); // fails now, naming the choices
+        }
+        return updateStateByKey(f, StatePartitioning.of(partitioner, null,
+                context.sparkContext().defaultParallelism()), initialRDD, backend);
     }
 
     private <S> PairDStream<K, S> updateStateByKey(Function2<List<V>, Optional<S>, Optional<S>> f,
-            KeyGroupPartitioner partitioner, JavaPairRDD<K, S> initialRDD) {
+            KeyGroupPartitioner partitioner, JavaPairRDD<K, S> initialRDD, String backend) {
         if (f == null) {
             throw new IllegalArgumentException("updateStateByKey needs a function, was null");
         }
-        return new PairDStream<>(context, UpdateStateOperator.node(description(), node(), f, partitioner, initialRDD));
+        return new PairDStream<>(context, UpdateStateOperator.node(description(), node(), f, partitioner, initialRDD,
+                backend, context::setting));
     }
 
     /**
@@ -346,7 +362,7 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
             throw new IllegalArgumentException("mapWithState needs a StateSpec, was null");
         }
         return new MapWithStateDStream<>(context, MapWithStateOperator.node(description(), node(), spec,
-                context.sparkContext().defaultParallelism()));
+                context.sparkContext().defaultParallelism(), context::setting));
     }
 
     // ---- helpers ----------------------------------------------------------------------------------------

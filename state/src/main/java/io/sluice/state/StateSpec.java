@@ -1,6 +1,7 @@
 package io.sluice.state;
 
 import io.sluice.rdd.Time;
+import io.sluice.state.internal.StateBackend;
 import java.time.Duration;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -40,6 +41,7 @@ public final class StateSpec<K, V, S, M> {
     private Partitioner partitioner;
     private Integer numPartitions;
     private Duration timeout;
+    private String backend;
 
     private StateSpec(Object userFunction) {
         this.userFunction = userFunction;
@@ -102,6 +104,16 @@ public final class StateSpec<K, V, S, M> {
         return this;
     }
 
+    /**
+     * Keeps this operator's state in backend {@code name}, whatever {@code sluice.state.backend} says:
+     * {@code "heap"} (tables in the executors' memory, the default) or {@code "rocksdb"} (RocksDB on the
+     * executors' local disks, for state larger than memory). Both give the same results batch for batch.
+     */
+    public StateSpec<K, V, S, M> backend(String name) {
+        this.backend = StateBackend.checkName(name);
+        return this;
+    }
+
     // ---- read by the engine -------------------------------------------------------------------------------
 
     /** The function as the user wrote it: a {@code Function3} or a {@code Function4}. */
@@ -119,6 +131,11 @@ public final class StateSpec<K, V, S, M> {
 
     public java.util.Optional<Integer> getNumPartitions() {
         return java.util.Optional.ofNullable(numPartitions);
+    }
+
+    /** The backend this spec chose, if any. */
+    public java.util.Optional<String> getBackend() {
+        return java.util.Optional.ofNullable(backend);
     }
 
     public java.util.Optional<Duration> getTimeout() {

@@ -2,6 +2,7 @@ package io.sluice.dstream.internal;
 
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
+import io.sluice.state.internal.StateBackend;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.NavigableMap;
@@ -25,7 +26,7 @@ public interface StartPlan {
 
         @Override
         public <K, S> StateStart<K, S> stateOf(String stableId, String kind, String name,
-                KeyGroupPartitioner partitioner, Duration slide) {
+                KeyGroupPartitioner partitioner, Duration slide, StateBackend backend) {
             return StateStart.fresh();
         }
     };
@@ -36,7 +37,10 @@ public interface StartPlan {
     /** The positions the checkpoint saved for the source {@code stableId}, oldest first; empty if none. */
     NavigableMap<Time, String> positionsOf(String stableId);
 
-    /** Where the state of the stateful operator {@code stableId} starts, and how its lineage is cut. */
+    /**
+     * Where the state of the stateful operator {@code stableId} starts, and how its lineage is cut; restored state
+     * is loaded into {@code backend}.
+     */
     <K, S> StateStart<K, S> stateOf(String stableId, String kind, String name, KeyGroupPartitioner partitioner,
-            Duration slide);
+            Duration slide, StateBackend backend);
 }

@@ -47,6 +47,14 @@ public final class SharedKryoSerializer extends Serializer implements Serializab
         return usesKryo() ? new SharedKryoSerializer(false) : null;
     }
 
+    /**
+     * Kryo without reference tracking, whatever {@code spark.serializer} is: for values a JVM keeps in its own
+     * stores (an executor's RocksDB), which no other JVM or later run ever reads.
+     */
+    public static Serializer forLocalValues() {
+        return new SharedKryoSerializer(false);
+    }
+
     private static boolean usesKryo() {
         SparkEnv env = SparkEnv.get();
         return env != null && env.serializer() instanceof KryoSerializer;

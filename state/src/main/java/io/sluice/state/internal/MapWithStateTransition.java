@@ -41,13 +41,13 @@ public final class MapWithStateTransition<K, V, S, M> implements Serializable {
     @SuppressWarnings("unchecked")
     public MapWithStateBatch<K, S, M> apply(StateVersion<K, S> previous, Iterator<Tuple2<K, V>> records,
             long batchTime) {
-        StateWriter<K, S> writer = new StateWriter<>(previous, batchTime);
+        StateWriter<K, S> writer = previous.writer(batchTime);
         StateSlot<S> slot = new StateSlot<>();
         Time time = Time.ofMillis(batchTime);
         boolean timed = timed();
         EmittedRecords<M> out = new EmittedRecords<>();
         // The loop is the iterator's, as in BucketedRDD: the per-record body compiles early, on its own.
-        records.forEachRemaining(record -> {
+        writer.readAhead(records).forEachRemaining(record -> {
             K key = record._1();
             writer.lookup(key);
             slot.wrap(writer.exists(), writer.value());

@@ -99,7 +99,8 @@ public final class MovedStateRDD<K, S> extends RDD<StateVersion<K, S>> {
             int shared = Math.min(held.end(), wanted.end()) - Math.max(held.start(), wanted.start());
             expected += (long) v.size() * shared / Math.max(1, held.size());
         }
-        StateLoader<K, S> loader = new StateLoader<>((int) Math.min(expected, 1 << 29), sources.get(0).timed());
+        StateLoader<K, S> loader = sources.get(0).backend().loader((int) Math.min(expected, 1 << 29),
+                sources.get(0).timed());
         int partition = m.index();
         long batchTime = Long.MIN_VALUE;
         for (StateVersion<K, S> v : sources) {

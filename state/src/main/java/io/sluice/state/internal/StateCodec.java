@@ -141,29 +141,30 @@ public final class StateCodec {
 
     /** Reads a snapshot {@link #writeSnapshot} wrote. */
     public <K, S> StateVersion<K, S> readSnapshot(InputStream stream) throws IOException {
-        return restore(stream, List.of(), List.of("snapshot"));
+        return restore(HeapBackend.INSTANCE, stream, List.of(), List.of("snapshot"));
     }
 
     /** Applies a delta {@link #writeDelta} wrote to the state of the batch it was taken since. */
     public <K, S> StateVersion<K, S> applyDelta(StateVersion<K, S> state, InputStream stream) throws IOException {
-        StateLoader<K, S> loader = StateLoader.copyOf(state);
+        StateLoader<K, S> loader = state.backend().copyOf(state);
         long time = applyDelta(loader, state.batchTime(), stream, "delta");
         return loader.build(time, time);
     }
 
     /**
      * A partition's state from its snapshot followed by its deltas, oldest first: every file is applied to one
-     * table, so a chain costs its entries, not a copy of the state per delta. {@code files} names the snapshot
-     * and then each delta in errors.
+     * table, so a chain costs its entries, not a copy of the state per delta. The state is loaded into
+     * {@code backend}, whichever backend wrote the files: the entries mean the same on both. {@code files} names
+     * the snapshot and then each delta in errors.
      */
-    public <K, S> StateVersion<K, S> restore(InputStream snapshot, List<InputStream> deltas, List<String> files)
-            throws IOException {
+    public <K, S> StateVersion<K, S> restore(StateBackend backend, InputStream snapshot, List<InputStream> deltas,
+            List<String> files) throws IOException {
         if (files.size() != deltas.size() + 1) {
             throw new IllegalArgumentException("one name per file: " + files);
         }
         Input in = new Input(snapshot, 1 << 16);
         Header h = readHeader(in, SNAPSHOT, files.get(0));
-        StateLoader<K, S> loader = new StateLoader<>(h.entries(), h.timed());
+        StateLoader<K, S> loader = backend.loader(h.entries(), h.timed());
         readEntries(in, h, new Sink<K, S>() {
             @Override
             public void put(K key, S value, long lastUpdate) {

@@ -1,108 +1,26 @@
 package io.sluice.state.internal;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.SortedMap;
-import java.util.TreeMap;
-
 /**
- * Builds a version from whole entries: an initial state RDD's pairs, or a snapshot being decoded. A later
- * entry for the same key replaces an earlier one.
+ * Builds a version of a {@link StateBackend} from whole entries: an initial state RDD's pairs, a checkpoint being
+ * restored, state moved between partitions. A later entry for the same key replaces an earlier one.
  */
-public final class StateLoader<K, S> {
-    private final StateTable table;
-    private final boolean timed;
+public interface StateLoader<K, S> {
+    void put(K key, S state, long lastUpdate);
 
-    public StateLoader(int expectedSize, boolean timed) {
-        this.table = new StateTable(expectedSize);
-        this.timed = timed;
-    }
-
-    private StateLoader(StateTable table, boolean timed) {
-        this.table = table;
-        this.timed = timed;
-    }
-
-    /** A loader holding every live entry of {@code version}, to apply changes to. */
-    public static <K, S> StateLoader<K, S> copyOf(StateVersion<K, S> version) {
-        if (version.delta == null) { // a compacted version: clone its arrays
-            return new StateLoader<>(version.base.copy(), version.timed());
-        }
-        StateLoader<K, S> loader = new StateLoader<>(version.size(), version.timed());
-        try {
-            version.forEach(loader::put);
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-        return loader;
-    }
+    void remove(K key);
 
     /**
-     * Adds the live entries of {@code version} whose key's {@code hashCode()} passes {@code keep}, walking its
-     * tables on slots (an arena key is copied as bytes, never made into a String).
+     * Adds the live entries of {@code version} whose key's {@code hashCode()} passes {@code keep} (the key groups
+     * a partition gathers when state moves).
      */
-    public void putEntriesOf(StateVersion<K, S> version, java.util.function.IntPredicate keep) {
-        StateTable delta = version.delta;
-        if (delta != null) {
-            for (int i = delta.nextSlot(0); i >= 0; i = delta.nextSlot(i + 1)) {
-                long t = delta.timeAt(i);
-                int hashCode = delta.keyHashCodeAt(i);
-                if (!StateTable.isTombstoneTime(t) && keep.test(hashCode)) {
-                    table.putFrom(delta, i, KeyArena.mix(hashCode), delta.valueAt(i), t);
-                }
-            }
-        }
-        StateTable base = version.base;
-        for (int i = base.nextSlot(0); i >= 0; i = base.nextSlot(i + 1)) {
-            int hashCode = base.keyHashCodeAt(i);
-            if (keep.test(hashCode)) {
-                int hash = KeyArena.mix(hashCode);
-                if (delta == null || delta.findFrom(base, i, hash) < 0) {
-                    table.putFrom(base, i, hash, base.valueAt(i), base.timeAt(i));
-                }
-            }
-        }
-    }
+    void putEntriesOf(StateVersion<K, S> version, java.util.function.IntPredicate keep);
 
-    public void put(K key, S state, long lastUpdate) {
-        table.put(key, state, lastUpdate);
-    }
-
-    public void remove(K key) {
-        int s = table.find(key);
-        if (s >= 0) {
-            table.removeAt(s);
-        }
-    }
-
-    /**
-     * The version after batch {@code batchTime}; deltas can be taken from it for batches at or after
-     * {@code removalsKnownSince}.
-     */
-    public StateVersion<K, S> build(long batchTime, long removalsKnownSince) {
-        return build(batchTime, removalsKnownSince, table.size());
-    }
+    /** The version after batch {@code batchTime}; deltas can be taken from it since {@code removalsKnownSince}. */
+    StateVersion<K, S> build(long batchTime, long removalsKnownSince);
 
     /**
      * The state after batch {@code batchTime} as it was, gathered from elsewhere (moved between partitions): no
-     * key changed, so the next batch writes a small delta over this table instead of copying it.
+     * key changed, so {@link StateVersion#changes()} is 0.
      */
-    public StateVersion<K, S> buildMoved(long batchTime) {
-        return build(batchTime, batchTime, 0);
-    }
-
-    private StateVersion<K, S> build(long batchTime, long removalsKnownSince, int changes) {
-        TimeoutIndex index = TimeoutIndex.EMPTY;
-        if (timed) {
-            SortedMap<Long, List<Object>> byTime = new TreeMap<>();
-            for (int i = table.nextSlot(0); i >= 0; i = table.nextSlot(i + 1)) {
-                byTime.computeIfAbsent(table.timeAt(i), t -> new ArrayList<>()).add(table.keyAt(i));
-            }
-            index = TimeoutIndex.fromTimes(byTime);
-        }
-        return new StateVersion<>(batchTime, table, null, table.size(), changes, 0, timed, index, null,
-                removalsKnownSince);
-    }
+    StateVersion<K, S> buildMoved(long batchTime);
 }

@@ -6,14 +6,16 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.KeyGroups;
+import io.sluice.state.internal.rocksdb.RocksBackend;
 import io.sluice.rdd.internal.KryoRegistrations;
 import java.util.List;
 
 /**
  * Kryo serializers for the records of state RDDs, registered with Spark's Kryo (through {@link
  * KryoRegistrations}) for when Spark writes them: reliable RDD checkpoints, blocks dropped to disk, remote
- * block reads. A version is written as its live entries (key, state, last update) and read back as one
- * compacted table: tables, deltas and removal logs are in-memory structure, not data.
+ * block reads. A version is written as its backend's name and its live entries (key, state, last update), and
+ * read back into a fresh version of that backend (one compacted table; a new local RocksDB): tables, deltas,
+ * removal logs and databases are where the data is kept, not the data.
  *
  * <p>Reference tracking is switched off while entries are written (and read): a state holds no shared or
  * cyclic references worth tracking, and tracking hundreds of thousands of keys would grow the Kryo instance's
@@ -23,7 +25,8 @@ import java.util.List;
 public final class StateSerializers implements KryoRegistrations {
     @Override
     public void registerClasses(Kryo kryo) {
-        kryo.register(StateVersion.class, new VersionSerializer());
+        kryo.register(HeapStateVersion.class, new VersionSerializer());
+        kryo.register(io.sluice.state.internal.rocksdb.RocksStateVersion.class, new VersionSerializer());
         kryo.register(MapWithStateBatch.class, new BatchSerializer());
         // Spark writes a checkpointed RDD's partitioner with Kryo; Kryo 4 cannot handle records by field, and
         // Java serialization would let bytes name any class, so both are written as their numbers
@@ -32,10 +35,15 @@ public final class StateSerializers implements KryoRegistrations {
     }
 
     static void writeVersion(Kryo kryo, Output out, StateVersion<?, ?> v) {
-        out.writeLong(v.batchTime);
-        out.writeBoolean(v.timed);
-        out.writeBoolean(v.removals == null && v.removalsKnownSince == Long.MIN_VALUE);
-        out.writeInt(v.size, true);
+        StateBackend backend = v.backend();
+        out.writeString(backend.name());
+        out.writeInt(backend instanceof RocksBackend r ? r.groups().count() : 0, true);
+        out.writeLong(v.batchTime());
+        out.writeBoolean(v.timed());
+        // the removals are not written: the copy knows them only from its own batch on, unless there were none
+        out.writeBoolean(v instanceof HeapStateVersion<?, ?> h && h.removals == null
+                && h.removalsKnownSince == Long.MIN_VALUE);
+        out.writeInt(v.size(), true);
         int[] written = {0};
         boolean references = kryo.setReferences(false);
         try {
@@ -52,17 +60,20 @@ public final class StateSerializers implements KryoRegistrations {
         } finally {
             kryo.setReferences(references);
         }
-        if (written[0] != v.size) {
-            throw new IllegalStateException("state version claims " + v.size + " keys but holds " + written[0]);
+        if (written[0] != v.size()) {
+            throw new IllegalStateException("state version claims " + v.size() + " keys but holds " + written[0]);
         }
     }
 
     static <K, S> StateVersion<K, S> readVersion(Kryo kryo, Input in) {
+        String name = in.readString();
+        int groups = in.readInt(true);
+        StateBackend backend = StateBackend.named(name, groups == 0 ? null : new KeyGroups(groups));
         long batchTime = in.readLong();
         boolean timed = in.readBoolean();
         boolean neverRemoved = in.readBoolean();
         int size = in.readInt(true);
-        StateLoader<K, S> loader = new StateLoader<>(size, timed);
+        StateLoader<K, S> loader = backend.loader(size, timed);
         boolean references = kryo.setReferences(false);
         try {
             for (int i = 0; i < size; i++) {

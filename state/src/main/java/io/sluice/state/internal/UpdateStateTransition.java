@@ -27,8 +27,17 @@ public final class UpdateStateTransition<K, V, S> implements Serializable {
         this.operator = operator;
     }
 
-    @SuppressWarnings("unchecked")
     public StateVersion<K, S> apply(StateVersion<K, S> previous, Iterator<Tuple2<K, V>> records, long batchTime) {
+        StateTable groups = groups(records, batchTime);
+        if (previous instanceof HeapStateVersion<K, S> heap) {
+            return applyOnSlots(heap, groups, batchTime);
+        }
+        return applyByKey(previous, groups, batchTime);
+    }
+
+    /** The batch's values per key, in arrival order, in a table of lists. */
+    @SuppressWarnings("unchecked")
+    private static <K, V> StateTable groups(Iterator<Tuple2<K, V>> records, long batchTime) {
         StateTable groups = new StateTable(1024);
         while (records.hasNext()) {
             Tuple2<K, V> r = records.next();
@@ -42,6 +51,54 @@ public final class UpdateStateTransition<K, V, S> implements Serializable {
                 groups.insertAt(s, r._1(), values, batchTime);
             }
         }
+        return groups;
+    }
+
+    /**
+     * On a state of another backend: the function for every key of the previous state (read in one pass), then
+     * for the batch's new keys, through the backend's writer.
+     */
+    @SuppressWarnings("unchecked")
+    private StateVersion<K, S> applyByKey(StateVersion<K, S> previous, StateTable groups, long batchTime) {
+        StateWriter<K, S> writer = previous.writer(batchTime);
+        try {
+            previous.forEach((key, state, lastUpdate) -> {
+                int s = groups.find(key);
+                List<V> values = Collections.emptyList();
+                if (s >= 0) {
+                    values = (List<V>) groups.valueAt(s);
+                    groups.setValue(s, CONSUMED);
+                }
+                writer.lookup(key);
+                write(writer, key, call(key, values, Optional.ofNullable(state), batchTime));
+            });
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        for (int s = groups.nextSlot(0); s >= 0; s = groups.nextSlot(s + 1)) {
+            Object values = groups.valueAt(s);
+            if (values != CONSUMED) {
+                Object key = groups.keyAt(s);
+                writer.lookup(key);
+                write(writer, key, call(key, (List<V>) values, Optional.empty(), batchTime));
+            }
+        }
+        return writer.finish();
+    }
+
+    private static <S> void write(StateWriter<?, S> writer, Object key, Optional<S> result) {
+        if (result.isPresent()) {
+            writer.put(key, result.get());
+        } else {
+            writer.remove(key);
+        }
+    }
+
+    /** On the heap: the previous tables walked on slots into a fresh table (no key object per key). */
+    @SuppressWarnings("unchecked")
+    private HeapStateVersion<K, S> applyOnSlots(HeapStateVersion<K, S> previous, StateTable groups, long batchTime) {
         StateTable next = new StateTable(previous.size() + groups.size());
         int changes = 0;
         if (previous.delta != null) {
@@ -58,7 +115,7 @@ public final class UpdateStateTransition<K, V, S> implements Serializable {
                 changes++;
             }
         }
-        return new StateVersion<>(batchTime, next, null, next.size(), changes, 0, false, TimeoutIndex.EMPTY, null,
+        return new HeapStateVersion<>(batchTime, next, null, next.size(), changes, 0, false, TimeoutIndex.EMPTY, null,
                 batchTime);
     }
 
@@ -103,8 +160,23 @@ public final class UpdateStateTransition<K, V, S> implements Serializable {
         } catch (Exception | Error e) {
             throw new StateFunctionException(operator, table.keyAt(slot), batchTime, e);
         }
+        return checked(result, table.keyAt(slot), batchTime);
+    }
+
+    /** Calls the function for {@code key}. */
+    private Optional<S> call(Object key, List<V> values, Optional<S> state, long batchTime) {
+        Optional<S> result;
+        try {
+            result = function.call(values, state);
+        } catch (Exception | Error e) {
+            throw new StateFunctionException(operator, key, batchTime, e);
+        }
+        return checked(result, key, batchTime);
+    }
+
+    private Optional<S> checked(Optional<S> result, Object key, long batchTime) {
         if (result == null) {
-            throw new StateFunctionException(operator, table.keyAt(slot), batchTime,
+            throw new StateFunctionException(operator, key, batchTime,
                     new NullPointerException("the update function returned null; return Optional.empty() to "
                             + "remove the key"));
         }

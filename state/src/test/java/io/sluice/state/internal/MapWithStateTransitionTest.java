@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Random;
 import org.apache.spark.api.java.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import scala.Tuple2;
 
 /**
@@ -101,12 +103,12 @@ class MapWithStateTransitionTest {
         return c;
     }
 
-    private static boolean run(long timeout, int keys, long seed) throws Exception {
+    private static boolean run(StateBackend backend, long timeout, int keys, long seed) throws Exception {
         Random random = new Random(seed);
         Model model = new Model(timeout);
         MapWithStateTransition<String, Integer, Long, String> transition =
                 new MapWithStateTransition<>(FUNCTION, timeout, "test");
-        StateVersion<String, Long> version = StateVersion.empty(INTERVAL, timeout > 0);
+        StateVersion<String, Long> version = backend.empty(INTERVAL, timeout > 0);
         boolean sawDelta = false;
         for (int b = 1; b <= 30; b++) {
             long time = b * INTERVAL;
@@ -131,21 +133,27 @@ class MapWithStateTransitionTest {
             assertEquals(expected.subList(0, data), first.mapped().subList(0, data), "record order, batch " + b);
             assertEquals(expected.size() - data, first.state().timedOut(), "keys timed out in batch " + b);
             assertEquals(expectedState.size(), first.state().size(), "keys after batch " + b);
-            sawDelta |= first.state().deltaEntries() > 0;
+            // on RocksDB the retry found the store's head taken by the first attempt and wrote into a copy
+            sawDelta |= first.state() instanceof HeapStateVersion<String, Long> h ? h.deltaEntries() > 0
+                    : !contents(retry.state()).isEmpty();
             version = first.state();
         }
         return sawDelta;
     }
 
-    @Test
-    void matchesSparkStreamingSemanticsWithoutTimeout() throws Exception {
-        assertTrue(run(0, 12_000, 1), "some batches were kept as deltas over a shared base");
+    @ParameterizedTest
+    @MethodSource("io.sluice.state.internal.Backends#all")
+    void matchesSparkStreamingSemanticsWithoutTimeout(StateBackend backend) throws Exception {
+        assertTrue(run(backend, 0, 12_000, 1), "some batches were kept as deltas over a shared base, or retried "
+                + "into a copy");
     }
 
-    @Test
-    void timeoutsFireExactlyWhenAScanWouldFindThem() throws Exception {
-        assertTrue(run(3 * INTERVAL, 12_000, 2), "some batches were kept as deltas over a shared base");
-        run(1, 3_000, 3);
+    @ParameterizedTest
+    @MethodSource("io.sluice.state.internal.Backends#all")
+    void timeoutsFireExactlyWhenAScanWouldFindThem(StateBackend backend) throws Exception {
+        assertTrue(run(backend, 3 * INTERVAL, 12_000, 2), "some batches were kept as deltas over a shared base, or "
+                + "retried into a copy");
+        run(backend, 1, 3_000, 3);
     }
 
     @Test
@@ -153,10 +161,10 @@ class MapWithStateTransitionTest {
         // one hot key updated every batch under a long timeout: its stale references must not pile up
         MapWithStateTransition<String, Integer, Long, String> transition =
                 new MapWithStateTransition<>(FUNCTION, 1_000_000 * INTERVAL, "test");
-        StateVersion<String, Long> version = StateVersion.empty(INTERVAL, true);
+        HeapStateVersion<String, Long> version = HeapStateVersion.empty(INTERVAL, true);
         for (int b = 1; b <= 5000; b++) {
             Iterator<Tuple2<String, Integer>> one = List.of(new Tuple2<>("hot", 1)).iterator();
-            version = transition.apply(version, one, b * INTERVAL).state();
+            version = (HeapStateVersion<String, Long>) transition.apply(version, one, b * INTERVAL).state();
         }
         assertTrue(version.timeouts.references() <= 2 * version.size() + 1024,
                 "timeout index holds " + version.timeouts.references() + " references");

@@ -14,6 +14,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import scala.Tuple2;
 
 /** The recovery seam: snapshot and delta encoding of one partition's state, and rebuilding from them. */
@@ -65,16 +67,17 @@ class StateCodecTest {
         return out.toByteArray();
     }
 
-    @Test
-    void snapshotThenDeltasRebuildTheStateWithUpdateTimes() throws Exception {
+    @ParameterizedTest
+    @MethodSource("io.sluice.state.internal.Backends#all")
+    void snapshotThenDeltasRebuildTheStateWithUpdateTimes(StateBackend backend) throws Exception {
         StateCodec codec = new StateCodec();
-        StateVersion<String, Long> v1 = step(StateVersion.empty(INTERVAL, true), INTERVAL, "+a", "+b", "+c", "+a");
+        StateVersion<String, Long> v1 = step(backend.empty(INTERVAL, true), INTERVAL, "+a", "+b", "+c", "+a");
         StateVersion<String, Long> v2 = step(v1, 2 * INTERVAL, "-b", "+d");
         StateVersion<String, Long> v3 = step(v2, 3 * INTERVAL, "+b", "-c", "+a");
         byte[] snap = snapshot(codec, v1);
         byte[] d12 = delta(codec, v2, INTERVAL);
         byte[] d23 = delta(codec, v3, 2 * INTERVAL);
-        StateVersion<String, Long> restored = codec.restore(new ByteArrayInputStream(snap),
+        StateVersion<String, Long> restored = codec.restore(backend, new ByteArrayInputStream(snap),
                 List.of(new ByteArrayInputStream(d12), new ByteArrayInputStream(d23)),
                 List.of("snap", "d12", "d23"));
         assertEquals(contents(v3), contents(restored));
@@ -90,10 +93,31 @@ class StateCodecTest {
         assertEquals(contents(v3), contents(viaOne));
     }
 
+    /** Checkpoints mean the same on both backends: a job may change backend between deployments, either way. */
     @Test
-    void deltaMustBeAppliedToTheStateItWasTakenSince() throws Exception {
+    void stateWrittenByOneBackendRestoresIntoTheOther() throws Exception {
+        List<StateBackend> backends = Backends.all().toList();
+        for (StateBackend from : backends) {
+            for (StateBackend to : backends) {
+                StateCodec codec = new StateCodec();
+                StateVersion<String, Long> v1 = step(from.empty(INTERVAL, true), INTERVAL, "+a", "+b", "+c");
+                StateVersion<String, Long> v2 = step(v1, 2 * INTERVAL, "-b", "+d", "+a");
+                StateVersion<String, Long> restored = codec.restore(to, new ByteArrayInputStream(snapshot(codec, v1)),
+                        List.of(new ByteArrayInputStream(delta(codec, v2, INTERVAL))), List.of("snap", "delta"));
+                assertEquals(to, restored.backend(), from + " -> " + to);
+                assertEquals(contents(v2), contents(restored), from + " -> " + to);
+                StateVersion<String, Long> next = step(restored, 8 * INTERVAL, "+c");
+                assertEquals(Map.of("c", new Entry(2L, 8 * INTERVAL)), contents(next),
+                        from + " -> " + to + ": the restored keys time out from their recorded update times");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.sluice.state.internal.Backends#all")
+    void deltaMustBeAppliedToTheStateItWasTakenSince(StateBackend backend) throws Exception {
         StateCodec codec = new StateCodec();
-        StateVersion<String, Long> v1 = step(StateVersion.empty(INTERVAL, true), INTERVAL, "+a");
+        StateVersion<String, Long> v1 = step(backend.empty(INTERVAL, true), INTERVAL, "+a");
         StateVersion<String, Long> v2 = step(v1, 2 * INTERVAL, "+b");
         StateVersion<String, Long> v3 = step(v2, 3 * INTERVAL, "+c");
         IOException e = assertThrows(IOException.class, () -> codec.applyDelta(v1,
@@ -103,9 +127,10 @@ class StateCodecTest {
         assertThrows(IOException.class, () -> codec.readSnapshot(new ByteArrayInputStream(new byte[] {1, 2, 3, 4})));
     }
 
-    @Test
-    void manyRemovalsForgetOldDeltas() throws Exception {
-        StateVersion<String, Long> v = StateVersion.empty(INTERVAL, false);
+    @ParameterizedTest
+    @MethodSource("io.sluice.state.internal.Backends#all")
+    void manyRemovalsForgetOldDeltas(StateBackend backend) throws Exception {
+        StateVersion<String, Long> v = backend.empty(INTERVAL, false);
         List<String> adds = new ArrayList<>();
         for (int i = 0; i < 3000; i++) {
             adds.add("+k" + i);
@@ -144,14 +169,15 @@ class StateCodecTest {
         }
     }
 
-    @Test
-    void onlyRegisteredClassesAreWrittenOrRead() throws Exception {
+    @ParameterizedTest
+    @MethodSource("io.sluice.state.internal.Backends#all")
+    void onlyRegisteredClassesAreWrittenOrRead(StateBackend backend) throws Exception {
         MapWithStateTransition<Unregistered, String, Long, String> t = new MapWithStateTransition<>(
                 (time, key, value, state) -> {
                     state.update(1L);
                     return MappingFunction.NONE;
                 }, 0, "test");
-        StateVersion<Unregistered, Long> v = t.apply(StateVersion.empty(INTERVAL, false),
+        StateVersion<Unregistered, Long> v = t.apply(backend.empty(INTERVAL, false),
                 List.of(new Tuple2<>(new Unregistered(1), "x")).iterator(), INTERVAL).state();
         assertThrows(RuntimeException.class, () -> snapshot(new StateCodec(), v),
                 "an unregistered key class is refused");

@@ -47,7 +47,7 @@ class StateFiguresAccumulatorTest {
                     }
                     return MappingFunction.NONE;
                 }, 2000, "test");
-        StateVersion<String, Integer> v = StateVersion.empty(1000, true);
+        StateVersion<String, Integer> v = HeapStateVersion.empty(1000, true);
         java.util.List<scala.Tuple2<String, Integer>> many = new java.util.ArrayList<>();
         for (int i = 0; i < 10_000; i++) {
             many.add(new scala.Tuple2<>("key-" + i, i));

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import scala.Tuple2;
 
 /**
@@ -58,12 +60,13 @@ class StateMoveTest {
     }
 
     /** 10,000 keys at 1 s, 100 updated at 2 s; then a delta at 3 s: 50 removed (tombstones), 20 updated. */
-    private static StateVersion<Object, Long> stateWithDelta(java.util.function.IntFunction<Object> key) {
+    private static StateVersion<Object, Long> stateWithDelta(StateBackend backend,
+            java.util.function.IntFunction<Object> key) {
         List<Object> all = new ArrayList<>();
         for (int i = 0; i < 10_000; i++) {
             all.add(key.apply(i));
         }
-        StateVersion<Object, Long> v = step(StateVersion.empty(0, true), INTERVAL, ops("+", all)).state();
+        StateVersion<Object, Long> v = step(backend.empty(0, true), INTERVAL, ops("+", all)).state();
         v = step(v, 2 * INTERVAL, ops("+", all.subList(0, 100))).state();
         List<Tuple2<Object, String>> third = new ArrayList<>(ops("-", all.subList(100, 150)));
         third.addAll(ops("+", all.subList(500, 520)));
@@ -74,16 +77,18 @@ class StateMoveTest {
         List<StateVersion<Object, Long>> partitions = new ArrayList<>();
         for (int j = 0; j < to.numPartitions(); j++) {
             int partition = j;
-            StateLoader<Object, Long> loader = new StateLoader<>(16, v.timed());
+            StateLoader<Object, Long> loader = v.backend().loader(16, v.timed());
             loader.putEntriesOf(v, hashCode -> to.partitionOfHash(hashCode) == partition);
             partitions.add(loader.buildMoved(v.batchTime()));
         }
         return partitions;
     }
 
-    private static void assertMovesExactly(java.util.function.IntFunction<Object> key) throws Exception {
-        StateVersion<Object, Long> original = stateWithDelta(key);
-        assertTrue(original.deltaEntries() > 0, "the original has a delta over its base");
+    private static void assertMovesExactly(StateBackend backend, java.util.function.IntFunction<Object> key)
+            throws Exception {
+        StateVersion<Object, Long> original = stateWithDelta(backend, key);
+        assertTrue(!(original instanceof HeapStateVersion<Object, Long> h) || h.deltaEntries() > 0,
+                "the original has a delta over its base");
         Map<Object, Entry> expected = contents(original);
         assertEquals(9950, expected.size());
         for (int n : new int[] {1, 3, 8}) {
@@ -116,14 +121,16 @@ class StateMoveTest {
         }
     }
 
-    @Test
-    void arenaKeysMoveWholeWithTheirStateAndTimes() throws Exception {
-        assertMovesExactly(i -> "key" + i);
+    @ParameterizedTest
+    @MethodSource("io.sluice.state.internal.Backends#all")
+    void arenaKeysMoveWholeWithTheirStateAndTimes(StateBackend backend) throws Exception {
+        assertMovesExactly(backend, i -> "key" + i);
     }
 
-    @Test
-    void objectKeysMoveWholeWithTheirStateAndTimes() throws Exception {
-        assertMovesExactly(i -> (long) i * 7919);
+    @ParameterizedTest
+    @MethodSource("io.sluice.state.internal.Backends#all")
+    void objectKeysMoveWholeWithTheirStateAndTimes(StateBackend backend) throws Exception {
+        assertMovesExactly(backend, i -> (long) i * 7919);
     }
 
     @Test

@@ -13,6 +13,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import scala.Tuple2;
 
 /** State RDD records through Kryo as Spark configures it (references on), as in RDD checkpoints. */
@@ -33,14 +35,15 @@ class StateSerializersTest {
         return kryo.readClassAndObject(new Input(bytes.toByteArray()));
     }
 
-    @Test
-    void mapWithStateBatchRoundTripsWithTimes() throws Exception {
+    @ParameterizedTest
+    @MethodSource("io.sluice.state.internal.Backends#all")
+    void mapWithStateBatchRoundTripsWithTimes(StateBackend backend) throws Exception {
         MapWithStateTransition<String, Integer, Long, String> t = new MapWithStateTransition<>(
                 (time, key, value, state) -> {
                     state.update(state.getOption().orElse(0L) + value.get());
                     return key + "=" + state.get();
                 }, 10_000, "test");
-        MapWithStateBatch<String, Long, String> batch = t.apply(StateVersion.empty(1000, true),
+        MapWithStateBatch<String, Long, String> batch = t.apply(backend.empty(1000, true),
                 List.of(new Tuple2<>("a", 1), new Tuple2<>("b", 2), new Tuple2<>("a", 3)).iterator(), 1000);
         Kryo kryo = sparkLikeKryo();
         @SuppressWarnings("unchecked")
@@ -51,6 +54,7 @@ class StateSerializersTest {
         assertEquals(Map.of("a", 4L, "b", 2L), state);
         assertEquals(1000, copy.state().lastUpdate("a"));
         assertTrue(copy.state().timed(), "timeouts survive");
+        assertEquals(backend, copy.state().backend(), "the copy is in the same backend");
         assertTrue(kryo.getReferences(), "reference tracking is restored after the entries");
     }
 

@@ -8,7 +8,8 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.api.java.Optional;
 import org.apache.spark.api.java.function.Function2;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import scala.Tuple2;
 
 class UpdateStateTransitionTest {
@@ -18,8 +19,9 @@ class UpdateStateTransitionTest {
         return m;
     }
 
-    @Test
-    void callsTheFunctionForEveryKeyOnceWithItsValuesInOrder() throws Exception {
+    @ParameterizedTest
+    @MethodSource("io.sluice.state.internal.Backends#all")
+    void callsTheFunctionForEveryKeyOnceWithItsValuesInOrder(StateBackend backend) throws Exception {
         List<String> calls = new ArrayList<>();
         Function2<List<Integer>, Optional<Integer>, Optional<Integer>> f = (values, state) -> {
             calls.add(values + "/" + (state.isPresent() ? state.get() : "-"));
@@ -30,7 +32,7 @@ class UpdateStateTransitionTest {
             return sum > 10 ? Optional.empty() : Optional.of(sum);
         };
         UpdateStateTransition<String, Integer, Integer> t = new UpdateStateTransition<>(f, "test");
-        StateVersion<String, Integer> v1 = t.apply(StateVersion.empty(1000, false),
+        StateVersion<String, Integer> v1 = t.apply(backend.empty(1000, false),
                 List.of(new Tuple2<>("a", 1), new Tuple2<>("b", 5), new Tuple2<>("a", 2)).iterator(), 1000);
         assertEquals(Map.of("a", 3, "b", 5), contents(v1));
         assertEquals(List.of("[1, 2]/-", "[5]/-"), calls.stream().sorted().toList());

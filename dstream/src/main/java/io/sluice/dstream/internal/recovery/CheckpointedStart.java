@@ -8,7 +8,9 @@ import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.HadoopCheckpointStorage;
 import io.sluice.recovery.internal.StateCheckpoint;
 import io.sluice.recovery.internal.StateFile;
+import io.sluice.state.internal.StateBackend;
 import io.sluice.state.internal.checkpoint.StateCheckpointing;
+import io.sluice.state.internal.StateBackend;
 import io.sluice.state.internal.checkpoint.StatePrefetch;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,7 +77,7 @@ final class CheckpointedStart implements StartPlan {
      */
     @Override
     public <K, S> StateStart<K, S> stateOf(String stableId, String kind, String name, KeyGroupPartitioner partitioner,
-            Duration slide) {
+            Duration slide, StateBackend backend) {
         if (!checkpointed.contains(stableId)) {
             return StateStart.fresh(); // no output reaches it: it never computes a batch
         }
@@ -83,7 +85,7 @@ final class CheckpointedStart implements StartPlan {
             conf = SerializableConfiguration.broadcast(sc.sc());
         }
         StateCheckpointing<K, S> checkpoints = new StateCheckpointing<>(sc.sc(), storage.root().toString(),
-                storage.fileSystem(), conf, stableId, kind, name, partitioner);
+                storage.fileSystem(), conf, stableId, kind, name, partitioner, backend);
         checkpointings.put(stableId, checkpoints);
         Optional<StateCheckpoint> saved = recovered == null ? Optional.empty()
                 : recovered.stateOf(stableId).filter(s -> s.kind().equals(kind));

@@ -18,6 +18,7 @@ import io.sluice.recovery.internal.CheckpointStore;
 import io.sluice.recovery.internal.HadoopCheckpointStorage;
 import io.sluice.recovery.internal.RecoveryPlan;
 import io.sluice.recovery.UnusableCheckpointException;
+import io.sluice.state.internal.StateBackend;
 import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.checkpoint.StatePrefetch;
 import java.io.IOException;
@@ -103,10 +104,10 @@ public final class Recovery {
             @Override
             @SuppressWarnings("unchecked")
             public <K2, S2> StateStart<K2, S2> stateOf(String id, String kind, String name,
-                    KeyGroupPartitioner partitioner, Duration slide) {
+                    KeyGroupPartitioner partitioner, Duration slide, StateBackend backend) {
                 return id.equals(stableId)
                         ? new StateStart<>(time, (JavaRDD<StateVersion<K2, S2>>) (JavaRDD<?>) versions, null)
-                        : given.stateOf(id, kind, name, partitioner, slide);
+                        : given.stateOf(id, kind, name, partitioner, slide, backend);
             }
         };
         return new Recovery(null, null, null, prefetch, plan);

@@ -11,9 +11,11 @@ import io.sluice.state.internal.MapWithStateBatch;
 import io.sluice.state.internal.MapWithStateTransition;
 import io.sluice.state.internal.MappingFunction;
 import io.sluice.state.internal.StatePartitioning;
+import io.sluice.state.internal.StateBackend;
 import io.sluice.state.internal.StateRDD;
 import io.sluice.state.internal.StateVersion;
 import org.apache.spark.api.java.JavaRDD;
+import java.util.function.Function;
 import scala.Tuple2;
 
 /** mapWithState: its output is what the function emitted; {@link #snapshots} gives the state after each batch. */
@@ -21,19 +23,24 @@ public final class MapWithStateOperator<K, V, S, M> extends StatefulOperator<K, 
     private final StateSpec<K, V, S, M> spec;
     private final long timeoutMillis;
 
-    private MapWithStateOperator(Config config, StateSpec<K, V, S, M> spec, KeyGroupPartitioner partitioner) {
-        super(config, partitioner, spec.getInitialState().orElse(null));
+    private MapWithStateOperator(Config config, StateSpec<K, V, S, M> spec, KeyGroupPartitioner partitioner,
+            StateBackend backend) {
+        super(config, partitioner, spec.getInitialState().orElse(null), backend);
         this.spec = spec;
         this.timeoutMillis = spec.getTimeout().map(java.time.Duration::toMillis).orElse(0L);
     }
 
-    /** Describes mapWithState over {@code parent}; {@code defaultParallelism} sizes the state without a spec. */
+    /**
+     * Describes mapWithState over {@code parent}; {@code defaultParallelism} sizes the state without a spec, and
+     * {@code settings} (read at start) give the backend where the spec does not.
+     */
     public static <K, V, S, M> Node<M> node(GraphDescription graph, Node<Tuple2<K, V>> parent,
-            StateSpec<K, V, S, M> spec, int defaultParallelism) {
+            StateSpec<K, V, S, M> spec, int defaultParallelism, Function<String, String> settings) {
         KeyGroupPartitioner partitioner = StatePartitioning.of(spec.getPartitioner().orElse(null),
                 spec.getNumPartitions().orElse(null), defaultParallelism);
         return statefulNode(graph, "mapWithState", parent, spec.userFunction(),
-                config -> new MapWithStateOperator<>(config, spec, partitioner));
+                config -> new MapWithStateOperator<>(config, spec, partitioner,
+                        backendOf(spec.getBackend().orElse(null), settings, partitioner)));
     }
 
     @Override
@@ -47,7 +54,8 @@ public final class MapWithStateOperator<K, V, S, M> extends StatefulOperator<K, 
                 describe());
         long at = time.milliseconds();
         boolean timed = timed();
-        return (previous, records, partition) -> t.apply(versionIn(previous, at, timed), records, at);
+        StateBackend backend = backend();
+        return (previous, records, partition) -> t.apply(versionIn(previous, backend, at, timed), records, at);
     }
 
     @Override

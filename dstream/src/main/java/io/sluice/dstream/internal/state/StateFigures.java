@@ -35,7 +35,7 @@ final class StateFigures {
             StateFiguresAccumulator tasks, long at) {
         return (previous, data, partition) -> {
             R result = transition.apply(previous, data, partition);
-            tasks.add(PartitionFigures.of(at, partition, StatefulOperator.versionIn(result, at, false)));
+            tasks.add(PartitionFigures.of(at, partition, StatefulOperator.versionOf(result)));
             return result;
         };
     }

@@ -16,6 +16,8 @@ import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
 import io.sluice.state.internal.MovedStateRDD;
+import io.sluice.state.internal.HeapBackend;
+import io.sluice.state.internal.StateBackend;
 import io.sluice.state.internal.StateLoader;
 import io.sluice.state.internal.StateRDD;
 import io.sluice.state.internal.StateShuffle;
@@ -28,6 +30,7 @@ import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.serializer.Serializer;
@@ -80,16 +83,20 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     private Serializer shuffleSerializer;
     private boolean shuffleSerializerChosen;
     private final StateFigures figures;
+    private final StateBackend backend;
 
-    protected StatefulOperator(Config config, KeyGroupPartitioner partitioner, JavaPairRDD<K, S> initialState) {
+    protected StatefulOperator(Config config, KeyGroupPartitioner partitioner, JavaPairRDD<K, S> initialState,
+            StateBackend backend) {
         super(config);
+        this.backend = backend;
         @SuppressWarnings("unchecked")
         Operator<Tuple2<K, V>> p = (Operator<Tuple2<K, V>>) config.parents().get(0);
         this.parent = p;
         this.configured = partitioner;
         this.initialState = initialState;
         this.figures = new StateFigures(config.graph().sparkContext().sc(), stableId());
-        StateStart<K, S> start = config.plan().stateOf(stableId(), kind(), describe(), partitioner, slide());
+        StateStart<K, S> start = config.plan().stateOf(stableId(), kind(), describe(), partitioner, slide(),
+                backend);
         this.planner = start.planner();
         if (start.restored() != null) { // in the checkpoint's layout: the first batch moves it if that differs
             bases.put(start.restoredTime(), start.restored());
@@ -103,6 +110,21 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
                 userFunction == null ? List.of() : List.of(userFunction),
                 Node.Settings.DEFAULT.withCheckpointInterval(parent.slide().multipliedBy(DEFAULT_CHECKPOINT_SLIDES)),
                 factory);
+    }
+
+    /**
+     * The backend of a stateful operator: the one its description chose ({@code StateSpec.backend}, or the
+     * updateStateByKey call's), else the context's {@value StateBackend#SETTING} setting, else the heap.
+     */
+    protected static StateBackend backendOf(String chosen, Function<String, String> settings,
+            KeyGroupPartitioner partitioner) {
+        String name = chosen != null ? chosen : settings.apply(StateBackend.SETTING);
+        return name == null ? HeapBackend.INSTANCE : StateBackend.named(name, partitioner.keyGroups());
+    }
+
+    /** The backend this operator's state lives in. */
+    protected final StateBackend backend() {
+        return backend;
     }
 
     /** Whether keys carry timeouts. */
@@ -215,8 +237,9 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         }
         boolean timed = timed();
         long at = time.milliseconds();
+        StateBackend b = backend;
         JavaRDD<StateVersion<K, S>> moved = new JavaRDD<>(new MovedStateRDD<K, S>(previous.rdd(), partitioner,
-                record -> versionIn(record, at, timed)), ClassTags.any());
+                record -> versionIn(record, b, at, timed)), ClassTags.any());
         moved.setName(describe() + " state moved from " + previous.getNumPartitions() + " to "
                 + partitioner.numPartitions() + " partitions @ " + time.milliseconds());
         return moved;
@@ -236,15 +259,18 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         }
         boolean timed = timed();
         long at = time.milliseconds();
+        StateBackend b = backend;
         // A bulk load, shuffled (spilling as Spark's shuffle does) rather than exchanged: a local exchange would
         // hold every initial record in memory until the first batch completes.
         JavaPairRDD<K, S> partitioned = initialState.partitionBy(partitioner);
-        StateRDD.Transition<Object, Tuple2<K, S>, StateVersion<K, S>> load = (none, pairs, p) -> load(pairs, at, timed);
+        StateRDD.Transition<Object, Tuple2<K, S>, StateVersion<K, S>> load = (none, pairs, p) -> load(pairs, b, at,
+                timed);
         return new JavaRDD<>(new StateRDD<>(null, partitioned.rdd(), partitioner, load), ClassTags.any());
     }
 
-    private static <K, S> StateVersion<K, S> load(Iterator<Tuple2<K, S>> pairs, long time, boolean timed) {
-        StateLoader<K, S> loader = new StateLoader<>(1024, timed);
+    private static <K, S> StateVersion<K, S> load(Iterator<Tuple2<K, S>> pairs, StateBackend backend, long time,
+            boolean timed) {
+        StateLoader<K, S> loader = backend.loader(1024, timed);
         while (pairs.hasNext()) {
             Tuple2<K, S> p = pairs.next();
             loader.put(p._1(), p._2(), time);
@@ -252,12 +278,22 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         return loader.build(time, Long.MIN_VALUE);
     }
 
-    /** The version a previous record holds (restored and initial states are bare versions). */
-    @SuppressWarnings("unchecked")
-    protected static <K, S> StateVersion<K, S> versionIn(Object previous, long time, boolean timed) {
+    /**
+     * The version a previous record holds (restored and initial states are bare versions), in {@code backend}: a
+     * version another backend holds (the state decoded ahead of a restart) is copied into it once.
+     */
+    protected static <K, S> StateVersion<K, S> versionIn(Object previous, StateBackend backend, long time,
+            boolean timed) {
         if (previous == null) {
-            return StateVersion.empty(time, timed);
+            return backend.empty(time, timed);
         }
+        StateVersion<K, S> v = versionOf(previous);
+        return v.backend().equals(backend) ? v : backend.copyOf(v).buildMoved(v.batchTime());
+    }
+
+    /** The version a state RDD's record holds. */
+    @SuppressWarnings("unchecked")
+    static <K, S> StateVersion<K, S> versionOf(Object previous) {
         if (previous instanceof StateVersion<?, ?> v) {
             return (StateVersion<K, S>) v;
         }

@@ -6,6 +6,7 @@ import io.sluice.rdd.internal.ClassTags;
 import io.sluice.rdd.internal.DriverLocal;
 import io.sluice.recovery.internal.HadoopFiles;
 import io.sluice.recovery.internal.StateFile;
+import io.sluice.state.internal.StateBackend;
 import io.sluice.state.internal.StateVersion;
 import java.io.IOException;
 import java.io.Serializable;
@@ -59,17 +60,20 @@ public final class RestoredStateRDD<K, S> extends RDD<StateVersion<K, S>> {
     // would chain every state RDD of the run (each one's lineage reaches the previous cut, which named the one
     // before): a leak of RDDs, and of the exchanges they read, found by the soak.
     private final transient WeakReference<RDD<?>> cached;
+    private final StateBackend backend;
     private final DriverLocal<StatePrefetch> decodedAhead;
 
     /**
      * @param chains       per partition: the complete chain, or with {@code filesPending} the chain the file of
      *                     {@code time} applies to if it is a delta
      * @param cached       the in-memory state RDD of {@code time} to take partitions from while cached, or null
+     * @param backend      the backend a partition read from files is loaded into
      * @param decodedAhead the restart's state decoded ahead, for tasks in the driver's JVM, or null
      */
     public RestoredStateRDD(SparkContext sc, String root, Broadcast<SerializableConfiguration> conf,
             String operatorId, String operatorName, Time time, List<List<StateFile>> chains, boolean filesPending,
-            RDD<?> cached, CachedRecord<K, S> cachedRecord, DriverLocal<StatePrefetch> decodedAhead) {
+            RDD<?> cached, CachedRecord<K, S> cachedRecord, StateBackend backend,
+            DriverLocal<StatePrefetch> decodedAhead) {
         super(sc, scala.collection.immutable.List$.MODULE$.<org.apache.spark.Dependency<?>>empty(),
                 ClassTags.<StateVersion<K, S>>any());
         this.root = root;
@@ -82,6 +86,7 @@ public final class RestoredStateRDD<K, S> extends RDD<StateVersion<K, S>> {
         this.cached = cached == null ? null : new WeakReference<>(cached);
         this.cachedRddId = cached == null ? -1 : cached.id();
         this.cachedRecord = cachedRecord;
+        this.backend = backend;
         this.decodedAhead = decodedAhead;
     }
 
@@ -150,7 +155,7 @@ public final class RestoredStateRDD<K, S> extends RDD<StateVersion<K, S>> {
             }
             chain.add(own);
         }
-        return StatePartitionFiles.read(fs, rootPath, chain);
+        return StatePartitionFiles.read(fs, rootPath, chain, backend);
     }
 
     private record Part(int index) implements Partition {

@@ -6,7 +6,9 @@ import io.sluice.rdd.internal.JobTags;
 import io.sluice.recovery.internal.CheckpointStore;
 import io.sluice.recovery.internal.StateCheckpoint;
 import io.sluice.recovery.internal.StateFile;
+import io.sluice.state.internal.HeapBackend;
 import io.sluice.state.internal.MapWithStateBatch;
+import io.sluice.state.internal.StateBackend;
 import io.sluice.state.internal.StateVersion;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -54,6 +56,7 @@ public final class StateCheckpointing<K, S> {
     private final String kind;
     private final String name;
     private final KeyGroupPartitioner partitioner;
+    private final StateBackend backend;
     private final NavigableMap<Time, StateCheckpoint> complete = new ConcurrentSkipListMap<>();
     private final Map<Time, Plan> plans = new ConcurrentHashMap<>();
 
@@ -72,9 +75,10 @@ public final class StateCheckpointing<K, S> {
      * @param operatorId the operator's stable id (it names the state's files)
      * @param kind       the operator's kind (the state's encoding)
      * @param name       the operator as messages and Spark's UI name it
+     * @param backend    the backend restored state is loaded into
      */
     public StateCheckpointing(SparkContext sc, String root, FileSystem fs, Broadcast<SerializableConfiguration> conf,
-            String operatorId, String kind, String name, KeyGroupPartitioner partitioner) {
+            String operatorId, String kind, String name, KeyGroupPartitioner partitioner, StateBackend backend) {
         this.sc = sc;
         this.root = root;
         this.fs = fs;
@@ -83,6 +87,7 @@ public final class StateCheckpointing<K, S> {
         this.kind = kind;
         this.name = name;
         this.partitioner = partitioner;
+        this.backend = backend;
     }
 
     /** The newest checkpoint at or before {@code time} whose files are complete, if any. */
@@ -126,7 +131,8 @@ public final class StateCheckpointing<K, S> {
             chains.add(state.chainOf(p));
         }
         JavaRDD<StateVersion<K, S>> versions = versions(new RestoredStateRDD<>(sc, root, conf, operatorId, name,
-                state.time(), chains, false, null, StateCheckpointing::versionOf, prefetch.lendTo(sc)));
+                state.time(), chains, false, null, StateCheckpointing::versionOf, backend,
+                backend == HeapBackend.INSTANCE ? prefetch.lendTo(sc) : null));
         versions.setName(name + " state restored @ " + state.time().milliseconds());
         versions.persist(StorageLevel.MEMORY_ONLY());
         complete.put(state.time(), state);
@@ -157,7 +163,7 @@ public final class StateCheckpointing<K, S> {
             chains.add(plan.base == null ? List.of() : plan.base.chainOf(p));
         }
         return versions(new RestoredStateRDD<>(sc, root, conf, operatorId, name, time, chains, true, cached,
-                StateCheckpointing::versionOf, null));
+                StateCheckpointing::versionOf, backend, null));
     }
 
     private Plan plan(int partitions) {
@@ -222,7 +228,7 @@ public final class StateCheckpointing<K, S> {
     }
 
     @SuppressWarnings("unchecked")
-    private static <K, S> StateVersion<K, S> versionOf(Object record) {
+    static <K, S> StateVersion<K, S> versionOf(Object record) {
         if (record instanceof StateVersion<?, ?> v) {
             return (StateVersion<K, S>) v;
         }

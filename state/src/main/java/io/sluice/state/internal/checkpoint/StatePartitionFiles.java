@@ -4,6 +4,7 @@ import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.CheckpointStore;
 import io.sluice.recovery.internal.HadoopFiles;
 import io.sluice.recovery.internal.StateFile;
+import io.sluice.state.internal.StateBackend;
 import io.sluice.state.internal.StateCodec;
 import io.sluice.state.internal.StateVersion;
 import java.io.IOException;
@@ -41,8 +42,9 @@ public final class StatePartitionFiles {
         return new StateFile(partition, time, full, path, bytes.length);
     }
 
-    /** The state a chain of files (a snapshot, then deltas oldest first) describes. */
-    public static <K, S> StateVersion<K, S> read(FileSystem fs, Path root, List<StateFile> chain) throws IOException {
+    /** The state a chain of files (a snapshot, then deltas oldest first) describes, loaded into {@code backend}. */
+    public static <K, S> StateVersion<K, S> read(FileSystem fs, Path root, List<StateFile> chain,
+            StateBackend backend) throws IOException {
         if (chain.isEmpty() || !chain.get(0).full()) {
             throw new IOException("a state chain must start with a full snapshot: " + chain);
         }
@@ -54,7 +56,7 @@ public final class StatePartitionFiles {
             deltas.add(open(fs, root, f));
             files.add(new Path(root, f.path()).toString());
         }
-        return codec.restore(snapshot, deltas, files);
+        return codec.restore(backend, snapshot, deltas, files);
     }
 
     private static InputStream open(FileSystem fs, Path root, StateFile f) throws IOException {

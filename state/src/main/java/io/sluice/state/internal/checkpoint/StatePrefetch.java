@@ -6,6 +6,7 @@ import io.sluice.recovery.internal.CheckpointStore;
 import io.sluice.recovery.internal.HadoopCheckpointStorage;
 import io.sluice.recovery.internal.StateCheckpoint;
 import io.sluice.recovery.internal.StateFile;
+import io.sluice.state.internal.HeapBackend;
 import io.sluice.state.internal.StateVersion;
 import java.util.Collection;
 import java.util.HashSet;
@@ -130,7 +131,8 @@ public final class StatePrefetch implements AutoCloseable {
             return; // dropped before its turn
         }
         try {
-            decoded.complete(StatePartitionFiles.read(storage.fileSystem(), storage.root(), chain));
+            decoded.complete(StatePartitionFiles.read(storage.fileSystem(), storage.root(), chain,
+                    HeapBackend.INSTANCE));
         } catch (Exception | LinkageError e) {
             decoded.completeExceptionally(e);
         }

@@ -47,7 +47,8 @@ class CraftedStateFileTest {
         List<StateFile> chain = List.of(new StateFile(0, new Time(1000), true, path, file.length));
 
         IOException e = assertThrows(IOException.class,
-                () -> StatePartitionFiles.read(fs, new org.apache.hadoop.fs.Path(dir.toUri()), chain));
+                () -> StatePartitionFiles.read(fs, new org.apache.hadoop.fs.Path(dir.toUri()), chain,
+                        io.sluice.state.internal.HeapBackend.INSTANCE));
         assertTrue(e.getMessage().contains("part-0"), e.getMessage());
         assertTrue(e.getMessage().contains(SideEffect.class.getName()), e.getMessage());
         assertNull(System.getProperty(FLAG), "the class named by the file was initialised");

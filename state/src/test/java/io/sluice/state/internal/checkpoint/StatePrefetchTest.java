@@ -43,7 +43,7 @@ class StatePrefetchTest {
         org.apache.hadoop.fs.Path root = storage.root();
         List<StateFile> files = new ArrayList<>();
         for (int p = 0; p < PARTITIONS; p++) {
-            StateVersion<String, Long> v1 = step(StateVersion.empty(0, false), 1000, "+a" + p, "+b" + p, "+b" + p);
+            StateVersion<String, Long> v1 = step(io.sluice.state.internal.HeapStateVersion.empty(0, false), 1000, "+a" + p, "+b" + p, "+b" + p);
             files.add(StatePartitionFiles.write(storage.fileSystem(), root, "counts", new Time(1000), p, v1, null));
             StateVersion<String, Long> v2 = step(v1, 2000, "+a" + p, "-b" + p);
             files.add(StatePartitionFiles.write(storage.fileSystem(), root, "counts", new Time(2000), p, v2, 1000L));
@@ -99,7 +99,8 @@ class StatePrefetchTest {
                 List<StateFile> chain = state.chainOf(p);
                 StateVersion<String, Long> taken = takeWhenDecoded(prefetch, root, chain);
                 assertNotNull(taken, "partition " + p + " was decoded ahead");
-                StateVersion<String, Long> read = StatePartitionFiles.read(storage.fileSystem(), storage.root(), chain);
+                StateVersion<String, Long> read = StatePartitionFiles.read(storage.fileSystem(), storage.root(), chain,
+                        io.sluice.state.internal.HeapBackend.INSTANCE);
                 assertEquals(contents(read), contents(taken));
                 assertEquals(Map.of("a" + p + "@2000", 2L), contents(taken));
                 assertNull(prefetch.take(root, chain), "a decoded partition is taken once");
@@ -149,7 +150,8 @@ class StatePrefetchTest {
         try {
             StateCheckpointing<String, Long> checkpoints = new StateCheckpointing<>(sc.sc(), root,
                     storage.fileSystem(), SerializableConfiguration.broadcast(sc.sc()), "counts", "mapWithState",
-                    "counts", new KeyGroupPartitioner(new KeyGroups(16), PARTITIONS));
+                    "counts", new KeyGroupPartitioner(new KeyGroups(16), PARTITIONS),
+                    io.sluice.state.internal.HeapBackend.INSTANCE);
             List<StateVersion<String, Long>> restored =
                     checkpoints.restore(state, new Time(3000), prefetch).versions().collect();
             for (int p = 0; p < PARTITIONS; p++) {

@@ -1,0 +1,288 @@
+package io.sluice.state.internal.rocksdb;
+
+import io.sluice.state.internal.StateVersion;
+import io.sluice.state.internal.StateWriter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import scala.Tuple2;
+
+/**
+ * Writes the version after one batch into a {@link RocksStore}: the batch's keys are read ahead with one
+ * multi-get at the previous version's snapshot, the changes are kept on the heap while the batch runs, and
+ * written at the end as one write batch (entries, the time index, removals), after which a snapshot is the new
+ * version. A batch that changes more keys than {@link #FLUSH_AT} writes them in several batches, so the heap holds
+ * a bounded number of changes whatever the state's size (updateStateByKey changes every key).
+ *
+ * <p>The previous version is never changed: the writer claims the store's head from it, and when another version
+ * was written since (the batch is retried or recomputed), it writes into a copy of the previous version instead.
+ */
+final class RocksStateWriter<K, S> implements StateWriter<K, S> {
+    static final int FLUSH_AT = 100_000;
+    private static final int MULTI_GET_CHUNK = 4096;
+
+    /** A key's state as read, or as this batch left it. */
+    private static final class Entry {
+        Object value;
+        long time;
+        boolean live;
+        /** The key's update time in the store's time index (Long.MIN_VALUE: none). */
+        long indexedTime;
+        boolean changed;
+
+        Entry(Object value, long time, boolean live) {
+            this.value = value;
+            this.time = time;
+            this.live = live;
+            this.indexedTime = live ? time : Long.MIN_VALUE;
+        }
+    }
+
+    private final RocksStateVersion<K, S> previous;
+    private final long time;
+    private final RocksCodec codec;
+    /** Keys read or changed in this batch; the changed ones are written at the next flush. */
+    private final Map<Object, Entry> known = new HashMap<>();
+    private int pending;
+    private RocksStore target; // claimed at the first flush
+    private boolean flushed;
+    private int size;
+    private int changes;
+    private int timedOut;
+    private int removedSinceCommit;
+    private Entry current;
+
+    RocksStateWriter(RocksStateVersion<K, S> previous, long time) {
+        if (time < previous.batchTime()) {
+            throw new IllegalArgumentException("batch " + time + " does not follow the state of batch "
+                    + previous.batchTime());
+        }
+        if (time < 0) {
+            throw new IllegalArgumentException("batch times must not be negative in a RocksDB state store: " + time);
+        }
+        this.previous = previous;
+        this.time = time;
+        this.codec = new RocksCodec(previous.rocksBackend().groups());
+        this.size = previous.size();
+    }
+
+    @Override
+    public <V> Iterator<Tuple2<K, V>> readAhead(Iterator<Tuple2<K, V>> records) {
+        List<Tuple2<K, V>> all = new ArrayList<>();
+        records.forEachRemaining(all::add);
+        if (previous.store == null) {
+            return all.iterator();
+        }
+        Map<Object, byte[]> wanted = new LinkedHashMap<>();
+        for (Tuple2<K, V> r : all) {
+            if (!known.containsKey(r._1())) {
+                wanted.computeIfAbsent(r._1(), codec::key);
+            }
+        }
+        List<Object> keys = new ArrayList<>(wanted.keySet());
+        try (ReadOptions read = previous.readOptions()) {
+            for (int from = 0; from < keys.size(); from += MULTI_GET_CHUNK) {
+                List<Object> chunk = keys.subList(from, Math.min(keys.size(), from + MULTI_GET_CHUNK));
+                List<byte[]> bytes = new ArrayList<>(chunk.size());
+                List<ColumnFamilyHandle> families = new ArrayList<>(chunk.size());
+                for (Object k : chunk) {
+                    bytes.add(wanted.get(k));
+                    families.add(previous.store.entries);
+                }
+                List<byte[]> values = previous.store.db.multiGetAsList(read, families, bytes);
+                for (int i = 0; i < chunk.size(); i++) {
+                    known.put(chunk.get(i), entryOf(values.get(i)));
+                }
+            }
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot read the RocksDB state store: " + e.getMessage(), e);
+        }
+        return all.iterator();
+    }
+
+    private Entry entryOf(byte[] value) {
+        return value == null ? new Entry(null, Long.MIN_VALUE, false)
+                : new Entry(codec.decodeState(value), RocksCodec.timeOfValue(value), true);
+    }
+
+    @Override
+    public void lookup(Object key) {
+        Entry e = known.get(key);
+        if (e == null) {
+            e = entryOf(readStored(codec.key(key)));
+            known.put(key, e);
+        }
+        current = e;
+    }
+
+    /** A key's stored value: at the previous version, or, once this writer wrote to the head, at the head. */
+    private byte[] readStored(byte[] key) {
+        if (previous.store == null) {
+            return null;
+        }
+        if (!flushed) {
+            return previous.read(key);
+        }
+        try {
+            return target.db.get(target.entries, key);
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot read the RocksDB state store: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public boolean exists() {
+        return current.live;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public S value() {
+        return (S) current.value;
+    }
+
+    @Override
+    public long lastUpdate() {
+        return current.time;
+    }
+
+    @Override
+    public void put(Object key, Object newValue) {
+        if (!current.live) {
+            size++;
+        }
+        current.value = newValue;
+        current.time = time;
+        current.live = true;
+        changed(key);
+    }
+
+    @Override
+    public void touch(Object key) {
+        if (current.live && current.time != time) {
+            put(key, current.value);
+        }
+    }
+
+    @Override
+    public void remove(Object key) {
+        if (!current.live) {
+            return;
+        }
+        current.live = false;
+        current.value = null;
+        size--;
+        changed(key);
+    }
+
+    private void changed(Object key) {
+        changes++;
+        if (!current.changed) {
+            current.changed = true;
+            if (++pending >= FLUSH_AT) {
+                flush();
+            }
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void expire(long threshold, TimeoutHandler<K, S> handler) throws Exception {
+        if (previous.store == null || threshold <= 0) {
+            return;
+        }
+        List<byte[]> expiring = new ArrayList<>();
+        try (ReadOptions read = previous.readOptions();
+                RocksIterator it = previous.store.db.newIterator(previous.store.times, read)) {
+            byte[] end = RocksCodec.timePrefix(threshold);
+            for (it.seekToFirst(); it.isValid() && java.util.Arrays.compareUnsigned(it.key(), end) < 0; it.next()) {
+                expiring.add(it.key());
+            }
+            it.status();
+        }
+        for (byte[] timeKey : expiring) {
+            long bucket = RocksCodec.timeOfTimeKey(timeKey);
+            Object key = codec.decodeKey(RocksCodec.keyOfTimeKey(timeKey));
+            lookup(key);
+            if (current.live && current.time == bucket) {
+                handler.timingOut((K) key, (S) current.value);
+                remove(key);
+                timedOut++;
+            }
+        }
+    }
+
+    /** Writes the changes so far at the store's head (claiming it, or a copy of the previous version, first). */
+    private void flush() {
+        if (target == null) {
+            target = claimTarget();
+        }
+        try (WriteBatch batch = new WriteBatch()) {
+            for (Map.Entry<Object, Entry> e : known.entrySet()) {
+                Entry entry = e.getValue();
+                if (entry.changed) {
+                    write(batch, codec.key(e.getKey()), entry);
+                    entry.changed = false;
+                }
+            }
+            target.write(batch);
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot write the RocksDB state store: " + e.getMessage(), e);
+        }
+        flushed = true;
+        pending = 0;
+        if (known.size() > FLUSH_AT) {
+            known.clear(); // what was written is read from the head again
+        }
+    }
+
+    private void write(WriteBatch batch, byte[] key, Entry entry) throws RocksDBException {
+        if (entry.indexedTime != Long.MIN_VALUE) {
+            batch.delete(target.times, RocksCodec.timeKey(entry.indexedTime, key));
+        }
+        if (entry.live) {
+            batch.put(target.entries, key, codec.value(entry.value, entry.time));
+            batch.put(target.times, RocksCodec.timeKey(entry.time, key), new byte[0]);
+            entry.indexedTime = entry.time;
+        } else {
+            batch.delete(target.entries, key);
+            if (entry.indexedTime != Long.MIN_VALUE) { // it had state before this batch's writes
+                batch.put(target.removals, RocksCodec.timeKey(time, key), new byte[0]);
+                removedSinceCommit++;
+            }
+            entry.indexedTime = Long.MIN_VALUE;
+        }
+    }
+
+    private RocksStore claimTarget() {
+        RocksStore store = previous.store;
+        if (store != null && store.claim(previous.sequence)) {
+            return store;
+        }
+        RocksStore fresh = store == null ? RocksStore.open(previous.rocksBackend().groups())
+                : RocksStore.copyOf(store, previous.snapshot, previous.removalsKnownSince());
+        if (!fresh.claim(fresh.head())) {
+            throw new IllegalStateException("a new RocksDB state store was claimed twice");
+        }
+        return fresh;
+    }
+
+    @Override
+    public StateVersion<K, S> finish() {
+        if (previous.store == null && target == null && pending == 0) {
+            return RocksStateVersion.empty(previous.rocksBackend(), time, previous.timed());
+        }
+        flush();
+        RocksStore.Committed committed = target.commit(time, removedSinceCommit, Math.max(1024, size / 2));
+        return new RocksStateVersion<>(previous.rocksBackend(), target, committed, time, size, changes, timedOut,
+                previous.timed());
+    }
+}

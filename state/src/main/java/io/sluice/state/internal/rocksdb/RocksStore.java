@@ -1,0 +1,278 @@
+package io.sluice.state.internal.rocksdb;
+
+import io.sluice.rdd.KeyGroups;
+import io.sluice.rdd.internal.LocalDirs;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.ref.Cleaner;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.LRUCache;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.Snapshot;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteBufferManager;
+import org.rocksdb.WriteOptions;
+
+/**
+ * One state partition's RocksDB on an executor's local disk (under Spark's local directories), with three column
+ * families: the entries (key to last update time and state), a time index (time and key, one per live key at its
+ * last update: what timeouts fire from and deltas are read from) and the removals (time and key, for deltas).
+ *
+ * <p>Versions are snapshots of it. Only the version at its head may write the next one: a writer {@link #claim
+ * claims} the head from the version it starts from; if another version was written since (a retried or recomputed
+ * batch), the writer writes into a copy of its own version instead ({@link #copyOf}), so no version ever changes.
+ * The store is closed and its directory deleted once no version refers to it (a {@link Cleaner}), and Spark
+ * deletes its local directories when the executor stops.
+ *
+ * <p>Every store of a JVM shares one block cache and one write-buffer budget, so memory outside the heap is
+ * bounded whatever the number of partitions and versions.
+ */
+final class RocksStore {
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    private static final long CACHE_BYTES = 64L << 20;
+    private static final LRUCache CACHE = new LRUCache(CACHE_BYTES);
+    private static final WriteBufferManager BUFFERS = new WriteBufferManager(CACHE_BYTES, CACHE);
+    private static final Cleaner CLEANER = Cleaner.create();
+    private static final AtomicLong SEQUENCES = new AtomicLong();
+    private static final int COPY_CHUNK = 10_000;
+
+    final RocksDB db;
+    final ColumnFamilyHandle entries;
+    final ColumnFamilyHandle times;
+    final ColumnFamilyHandle removals;
+    final KeyGroups groups;
+    private final Resources resources;
+    /** The sequence of the version at the head, or of a writer that claimed it (guarded by this). */
+    private long head;
+    /** Removals held per batch time, oldest first (guarded by this). */
+    private final TreeMap<Long, Integer> removalCounts = new TreeMap<>();
+    private long removalsHeld;
+    private long removalsKnownSince = Long.MIN_VALUE;
+
+    /** What closing the store releases; held apart so that the cleaner's action does not keep the store alive. */
+    private record Resources(File dir, DBOptions options, ColumnFamilyOptions entryOptions,
+            ColumnFamilyOptions indexOptions, List<ColumnFamilyHandle> handles, RocksDB db,
+            WriteOptions writeOptions) implements Runnable {
+        @Override
+        public void run() {
+            handles.forEach(ColumnFamilyHandle::close);
+            db.close();
+            options.close();
+            entryOptions.close();
+            indexOptions.close();
+            writeOptions.close();
+            deleteRecursively(dir);
+        }
+    }
+
+    private RocksStore(KeyGroups groups) {
+        this.groups = groups;
+        File dir;
+        try {
+            dir = LocalDirs.newDirectory("sluice-state");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make a directory for a RocksDB state store", e);
+        }
+        DBOptions options = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
+                .setWriteBufferManager(BUFFERS).setMaxBackgroundJobs(2).setKeepLogFileNum(2);
+        ColumnFamilyOptions entryOptions = columnFamilyOptions(true);
+        ColumnFamilyOptions indexOptions = columnFamilyOptions(false);
+        List<ColumnFamilyDescriptor> families = List.of(
+                new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, entryOptions),
+                new ColumnFamilyDescriptor("times".getBytes(), indexOptions),
+                new ColumnFamilyDescriptor("removals".getBytes(), indexOptions));
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        try {
+            db = RocksDB.open(options, dir.getAbsolutePath(), families, handles);
+        } catch (RocksDBException e) {
+            options.close();
+            entryOptions.close();
+            indexOptions.close();
+            deleteRecursively(dir);
+            throw new IllegalStateException("cannot open a RocksDB state store in " + dir + ": " + e.getMessage(), e);
+        }
+        entries = handles.get(0);
+        times = handles.get(1);
+        removals = handles.get(2);
+        WriteOptions writeOptions = new WriteOptions().setDisableWAL(true); // checkpoints make state durable
+        resources = new Resources(dir, options, entryOptions, indexOptions, handles, db, writeOptions);
+        CLEANER.register(this, resources);
+        head = SEQUENCES.incrementAndGet();
+    }
+
+    private static ColumnFamilyOptions columnFamilyOptions(boolean pointReads) {
+        BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockCache(CACHE)
+                .setCacheIndexAndFilterBlocks(true);
+        if (pointReads) {
+            table.setFilterPolicy(new BloomFilter(10, false));
+        }
+        return new ColumnFamilyOptions().setTableFormatConfig(table).setWriteBufferSize(16L << 20)
+                .setMaxWriteBufferNumber(2);
+    }
+
+    /** A new, empty store in a directory of its own. */
+    static RocksStore open(KeyGroups groups) {
+        return new RocksStore(groups);
+    }
+
+    /** A new store holding exactly what {@code snapshot} of {@code source} holds; its head is that state. */
+    static RocksStore copyOf(RocksStore source, Snapshot snapshot, long removalsKnownSince) {
+        RocksStore copy = new RocksStore(source.groups);
+        try (ReadOptions read = new ReadOptions().setSnapshot(snapshot)) {
+            for (ColumnFamilyHandle family : List.of(source.entries, source.times, source.removals)) {
+                ColumnFamilyHandle target = family == source.entries ? copy.entries
+                        : family == source.times ? copy.times : copy.removals;
+                copyFamily(source.db, family, read, copy, target);
+            }
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot copy a RocksDB state store: " + e.getMessage(), e);
+        }
+        copy.countRemovals(removalsKnownSince);
+        return copy;
+    }
+
+    private static void copyFamily(RocksDB from, ColumnFamilyHandle family, ReadOptions read, RocksStore copy,
+            ColumnFamilyHandle target) throws RocksDBException {
+        try (RocksIterator it = from.newIterator(family, read); WriteBatch batch = new WriteBatch()) {
+            int n = 0;
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                batch.put(target, it.key(), it.value());
+                if (++n % COPY_CHUNK == 0) {
+                    copy.db.write(copy.resources.writeOptions(), batch);
+                    batch.clear();
+                }
+            }
+            it.status();
+            copy.db.write(copy.resources.writeOptions(), batch);
+        }
+    }
+
+    private synchronized void countRemovals(long knownSince) {
+        removalCounts.clear();
+        removalsHeld = 0;
+        try (RocksIterator it = db.newIterator(removals)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                removalCounts.merge(RocksCodec.timeOfTimeKey(it.key()), 1, Integer::sum);
+                removalsHeld++;
+            }
+        }
+        removalsKnownSince = knownSince;
+    }
+
+    /** A loaded store knows no removal before {@code time}. */
+    synchronized void knowRemovalsSince(long time) {
+        removalsKnownSince = time;
+    }
+
+    /** The sequence of the state at the head now. */
+    synchronized long head() {
+        return head;
+    }
+
+    /**
+     * Takes the head for a writer starting from the version of sequence {@code from}: true if that version is the
+     * head (no writer may take it again until {@link #commit}), false if another version was written since.
+     */
+    synchronized boolean claim(long from) {
+        if (head != from) {
+            return false;
+        }
+        head = -SEQUENCES.incrementAndGet(); // claimed: no version has this sequence
+        return true;
+    }
+
+    /** Writes {@code batch} at the head, which the caller claimed. */
+    void write(WriteBatch batch) {
+        try {
+            db.write(resources.writeOptions(), batch);
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot write to the RocksDB state store in " + resources.dir() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Ends a claimed write: records the removals made at {@code time} and forgets the oldest once more than
+     * {@code budget} are held, takes a snapshot and returns the new head's sequence, snapshot and the batch since
+     * which removals are known.
+     */
+    synchronized Committed commit(long time, int removedNow, long budget) {
+        if (removedNow > 0) {
+            removalCounts.merge(time, removedNow, Integer::sum);
+            removalsHeld += removedNow;
+        }
+        if (removalsHeld > budget) {
+            long through = Long.MIN_VALUE;
+            while (removalsHeld > budget && !removalCounts.isEmpty()) {
+                Map.Entry<Long, Integer> oldest = removalCounts.pollFirstEntry();
+                removalsHeld -= oldest.getValue();
+                through = oldest.getKey();
+            }
+            try {
+                db.deleteRange(removals, RocksCodec.timePrefix(0), RocksCodec.timePrefix(through + 1));
+            } catch (RocksDBException e) {
+                throw new IllegalStateException("cannot trim a RocksDB state store's removals: " + e.getMessage(), e);
+            }
+            removalsKnownSince = through;
+        }
+        head = SEQUENCES.incrementAndGet();
+        return new Committed(head, db.getSnapshot(), removalsKnownSince);
+    }
+
+    record Committed(long sequence, Snapshot snapshot, long removalsKnownSince) {
+    }
+
+    /** Releases {@code snapshot} once {@code owner} is unreachable. */
+    void releaseWhenUnreachable(Object owner, Snapshot snapshot) {
+        CLEANER.register(owner, new SnapshotRelease(this, snapshot));
+    }
+
+    /** Holds the store (not the version): the store stays open until every snapshot of it is released. */
+    private record SnapshotRelease(RocksStore store, Snapshot snapshot) implements Runnable {
+        @Override
+        public void run() {
+            store.db.releaseSnapshot(snapshot);
+        }
+    }
+
+    /** The bytes of the store's files on disk. */
+    long diskBytes() {
+        try (Stream<java.nio.file.Path> files = Files.walk(resources.dir().toPath())) {
+            return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+        } catch (IOException | UncheckedIOException e) {
+            return 0; // being deleted
+        }
+    }
+
+    File directory() {
+        return resources.dir();
+    }
+
+    private static void deleteRecursively(File dir) {
+        try (Stream<java.nio.file.Path> files = Files.walk(dir.toPath())) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // already gone with Spark's local directories
+        }
+    }
+}
