@@ -1,6 +1,7 @@
 package io.sluice.dstream.recovery;
 
 import io.sluice.dstream.testing.LocalCluster;
+import io.sluice.dstream.testing.StateBackends;
 import io.sluice.dstream.PairDStream;
 import io.sluice.dstream.Settings;
 import io.sluice.dstream.StreamingContext;
@@ -52,6 +53,7 @@ public final class ClusterWordCountApp {
                     .batchInterval(INTERVAL)
                     .conf("spark.default.parallelism", String.valueOf(PARTITIONS))
                     .conf(Settings.GRACEFUL_STOP_TIMEOUT, "120s")
+                    .conf(StateBackends.SETTING, StateBackends.ofThisJvm())
                     .build();
             c.sparkContext().setLogLevel("WARN");
             PairDStream<String, Long> ones = c.generatorStream(RECORDS, KEYS, SEED, PARTITIONS)

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.source.internal.WordRecords;
 import io.sluice.dstream.testing.ChildJvm;
+import io.sluice.dstream.testing.StateBackends;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,13 +19,21 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Crashes a driver with {@code kill -9} at random points (seeded) and restarts it with getOrCreate each time:
  * every batch's output (its word counts, and the running totals' state after it) exists exactly once and
  * equals what a failure-free run writes, which for the generator source is a function of the batch times.
  */
+@ParameterizedClass(name = "{0}")
+@MethodSource("io.sluice.dstream.testing.StateBackends#names")
 class DriverKillTest {
+    @Parameter
+    String backend;
+
     private static final long SEED = 20261202L;
     private static final int KILLS = 10;
     private static final long INTERVAL_MS = WordCountApp.INTERVAL.toMillis();
@@ -33,6 +42,13 @@ class DriverKillTest {
 
     @TempDir
     Path dir;
+
+    /** The driver's JVM flags, with the state backend of this run. */
+    private List<String> jvm() {
+        List<String> flags = new ArrayList<>(JVM);
+        flags.add("-D" + StateBackends.PROPERTY + "=" + backend);
+        return flags;
+    }
 
     @Test
     void killedAtTenRandomPointsTheOutputAndStateEqualAFailureFreeRun() throws Exception {
@@ -44,7 +60,7 @@ class DriverKillTest {
             boolean last = run == KILLS;
             List<String> args = List.of(checkpoint.toString(), out.toString(), last ? "4" : "0",
                     String.valueOf(random.nextInt(3)));
-            try (ChildJvm driver = ChildJvm.start(WordCountApp.class, JVM, args, dir.resolve("driver-" + run + ".log"))) {
+            try (ChildJvm driver = ChildJvm.start(WordCountApp.class, jvm(), args, dir.resolve("driver-" + run + ".log"))) {
                 String recovered = driver.awaitLine(l -> l.startsWith("recovered "), 120);
                 if (run > 0) {
                     assertTrue(!recovered.equals("recovered none"), "run " + run + " found no checkpoint");

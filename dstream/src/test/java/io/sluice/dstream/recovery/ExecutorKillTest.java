@@ -1,10 +1,11 @@
 package io.sluice.dstream.recovery;
 
-import io.sluice.dstream.testing.LocalCluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.testing.ChildJvm;
+import io.sluice.dstream.testing.LocalCluster;
+import io.sluice.dstream.testing.StateBackends;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +18,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A real multi-process cluster ({@code local-cluster}, started by the driver this test runs as a child JVM),
@@ -25,13 +29,25 @@ import org.junit.jupiter.api.io.TempDir;
  * state after every batch equals a failure-free run's. The state partitions are spread evenly over the
  * executors, two on each, before the kill and again once the replacement executor registered.
  */
+@ParameterizedClass(name = "{0}")
+@MethodSource("io.sluice.dstream.testing.StateBackends#names")
 class ExecutorKillTest {
+    @Parameter
+    String backend;
+
     private static final int BATCHES = 14;
     private static final int BEFORE_KILL = 5;
     private static final List<String> JVM = List.of("-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
     @TempDir
     Path dir;
+
+    /** The driver's JVM flags, with the state backend of this run. */
+    private List<String> jvm() {
+        List<String> flags = new ArrayList<>(JVM);
+        flags.add("-D" + StateBackends.PROPERTY + "=" + backend);
+        return flags;
+    }
 
     private record Batch(long time, long delay, long processing) {
         static Batch parse(String line) {
@@ -50,7 +66,7 @@ class ExecutorKillTest {
         List<Batch> after = new ArrayList<>();
         List<String> placements = new ArrayList<>();
         String beforeKill;
-        try (ChildJvm driver = ChildJvm.start(ClusterWordCountApp.class, JVM,
+        try (ChildJvm driver = ChildJvm.start(ClusterWordCountApp.class, jvm(),
                 List.of(checkpoint.toString(), out.toString(), String.valueOf(BATCHES)), dir.resolve("driver.log"), env)) {
             driver.awaitLine("executors 2"::equals, 180);
             while (before.size() < BEFORE_KILL) {

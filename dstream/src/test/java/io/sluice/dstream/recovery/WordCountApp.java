@@ -4,6 +4,7 @@ import io.sluice.testkit.ManualClock;
 import io.sluice.dstream.PairDStream;
 import io.sluice.dstream.Settings;
 import io.sluice.dstream.StreamingContext;
+import io.sluice.dstream.testing.StateBackends;
 import io.sluice.state.State;
 import io.sluice.state.StateSpec;
 import org.apache.spark.api.java.Optional;
@@ -54,6 +55,7 @@ public final class WordCountApp {
                     .conf("spark.driver.bindAddress", "127.0.0.1")
                     // The last run stops gracefully while catching up on the batches missed while it was down.
                     .conf(Settings.GRACEFUL_STOP_TIMEOUT, "120s")
+                    .conf(StateBackends.SETTING, StateBackends.ofThisJvm())
                     .build();
             c.sparkContext().setLogLevel("WARN");
             PairDStream<String, Long> ones = c.generatorStream(RECORDS, KEYS, SEED, PARTITIONS)

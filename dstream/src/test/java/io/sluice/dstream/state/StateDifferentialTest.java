@@ -3,9 +3,10 @@ package io.sluice.dstream.state;
 import static io.sluice.dstream.testing.Differential.Order.UNORDERED;
 import static io.sluice.dstream.testing.Differential.compare;
 
-import io.sluice.testkit.SharedSpark;
+import io.sluice.dstream.testing.StateBackends;
 import io.sluice.state.State;
 import io.sluice.state.StateSpec;
+import io.sluice.testkit.SharedSpark;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +18,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 import scala.Option;
 import scala.Tuple2;
 
@@ -25,7 +29,22 @@ import scala.Tuple2;
  * timeouts, where the semantics are equal). Both sides get a checkpoint directory (Spark Streaming requires
  * one for state), and the run is long enough for a reliable lineage cut after the tenth batch.
  */
+@ParameterizedClass(name = "{0}")
+@MethodSource("io.sluice.dstream.testing.StateBackends#names")
 class StateDifferentialTest {
+    @Parameter
+    String backend;
+
+    @BeforeEach
+    void useBackend() {
+        StateBackends.use(backend);
+    }
+
+    @AfterEach
+    void resetBackend() {
+        StateBackends.reset();
+    }
+
     /** 13 batches of words over 12 keys, some batches empty. */
     private static final List<List<String>> WORDS = words();
 

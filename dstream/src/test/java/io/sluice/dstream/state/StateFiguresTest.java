@@ -9,6 +9,7 @@ import io.sluice.dstream.MapWithStateDStream;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StateCheckpointInfo;
 import io.sluice.dstream.scheduler.StateOperatorInfo;
+import io.sluice.dstream.testing.StateBackends;
 import io.sluice.state.State;
 import io.sluice.state.StateSpec;
 import io.sluice.testkit.StreamTester;
@@ -20,8 +21,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.spark.api.java.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 import scala.Tuple2;
 
 /**
@@ -29,7 +35,22 @@ import scala.Tuple2;
  * the keys in its state after the batch, the keys that timed out in it, an estimate of the state's bytes, and on
  * its checkpoint batches what the checkpoint wrote, whose bytes are the files' sizes on disk.
  */
+@ParameterizedClass(name = "{0}")
+@MethodSource("io.sluice.dstream.testing.StateBackends#names")
 class StateFiguresTest {
+    @Parameter
+    String backend;
+
+    @BeforeEach
+    void useBackend() {
+        StateBackends.use(backend);
+    }
+
+    @AfterEach
+    void resetBackend() {
+        StateBackends.reset();
+    }
+
     @TempDir
     Path dir;
 
@@ -75,6 +96,11 @@ class StateFiguresTest {
                 assertEquals(2, s.partitions());
                 assertEquals(2, s.reportedPartitions(), "every partition reports, once");
                 assertTrue(s.estimatedBytes() > 0, "estimated bytes of batch " + (b + 1));
+                if (backend.equals("rocksdb") && s.numKeys() > 0) {
+                    assertTrue(s.diskBytes() > 0, "the keys of batch " + (b + 1) + " are on local disk");
+                } else if (backend.equals("heap")) {
+                    assertEquals(0, s.diskBytes(), "heap state has nothing on disk");
+                }
                 StateCheckpointInfo c = s.checkpoint();
                 if (c != null) { // bytes checked as soon as the batch completed: retention keeps these files
                     assertEquals(2, c.fullFiles() + c.deltaFiles(), "a file per partition");

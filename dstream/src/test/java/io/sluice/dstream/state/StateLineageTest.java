@@ -4,12 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.MapWithStateDStream;
-import io.sluice.testkit.SharedSpark;
-import io.sluice.testkit.StreamTester;
+import io.sluice.dstream.testing.StateBackends;
 import io.sluice.rdd.internal.Exchange;
 import io.sluice.rdd.internal.Lineage;
 import io.sluice.state.State;
 import io.sluice.state.StateSpec;
+import io.sluice.testkit.SharedSpark;
+import io.sluice.testkit.StreamTester;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,7 +21,12 @@ import java.util.TreeMap;
 import org.apache.spark.api.java.Optional;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.storage.BlockId;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 import scala.Option;
 import scala.Tuple2;
 import scala.collection.immutable.Seq;
@@ -29,7 +35,22 @@ import scala.collection.immutable.Seq;
  * State lineage is cut every checkpoint interval, so it stays short over any number of batches, and nothing a
  * batch kept for its own computation outlives it.
  */
+@ParameterizedClass(name = "{0}")
+@MethodSource("io.sluice.dstream.testing.StateBackends#names")
 class StateLineageTest {
+    @Parameter
+    String backend;
+
+    @BeforeEach
+    void useBackend() {
+        StateBackends.use(backend);
+    }
+
+    @AfterEach
+    void resetBackend() {
+        StateBackends.reset();
+    }
+
     private static final int BATCHES = 45;
 
     private static List<List<String>> input() {

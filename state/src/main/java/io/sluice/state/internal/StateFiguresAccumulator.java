@@ -9,7 +9,8 @@ import org.apache.spark.util.AccumulatorV2;
 
 /**
  * The figures of one stateful operator's state partitions, reported by the tasks that compute them: per (batch
- * time, partition) the keys after the batch, an estimate of the state's bytes and the keys that timed out. An
+ * time, partition) the keys after the batch, an estimate of the state's bytes in memory and its bytes on local
+ * disk (RocksDB), and the keys that timed out. An
  * entry is a partition's figures, not an increment: a retried task or a recomputed partition overwrites what
  * the same partition reported before (last write wins), so nothing is ever counted twice. A task adds one entry
  * per partition it computes, never one per record.
@@ -23,17 +24,17 @@ public final class StateFiguresAccumulator extends AccumulatorV2<StateFiguresAcc
     private static final long serialVersionUID = 1L;
 
     /** What one task reports: one state partition after one batch. */
-    public record PartitionFigures(long batchTime, int partition, long keys, long bytes, long timedOut)
-            implements Serializable {
+    public record PartitionFigures(long batchTime, int partition, long keys, long bytes, long diskBytes,
+            long timedOut) implements Serializable {
         /** The figures of {@code version}, partition {@code partition} of the state after {@code batchTime}. */
         public static PartitionFigures of(long batchTime, int partition, StateVersion<?, ?> version) {
             return new PartitionFigures(batchTime, partition, version.size(), version.estimatedBytes(),
-                    version.timedOut());
+                    version.diskBytes(), version.timedOut());
         }
     }
 
     /** A batch's figures summed over the partitions that reported them. */
-    public record Totals(long keys, long bytes, long timedOut, int partitions) {
+    public record Totals(long keys, long bytes, long diskBytes, long timedOut, int partitions) {
     }
 
     /** By batch time, then partition; guarded by this (Spark merges on its scheduler's thread). */
@@ -85,13 +86,15 @@ public final class StateFiguresAccumulator extends AccumulatorV2<StateFiguresAcc
         }
         long keys = 0;
         long bytes = 0;
+        long diskBytes = 0;
         long timedOut = 0;
         for (PartitionFigures f : partitions.values()) {
             keys += f.keys();
             bytes += f.bytes();
+            diskBytes += f.diskBytes();
             timedOut += f.timedOut();
         }
-        return Optional.of(new Totals(keys, bytes, timedOut, partitions.size()));
+        return Optional.of(new Totals(keys, bytes, diskBytes, timedOut, partitions.size()));
     }
 
     /** Drops the figures of every batch at or before {@code batchTime}. */

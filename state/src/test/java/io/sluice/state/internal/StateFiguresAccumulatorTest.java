@@ -25,16 +25,16 @@ class StateFiguresAccumulatorTest {
     @Test
     void aRetriedOrRecomputedPartitionIsCountedOnce() {
         StateFiguresAccumulator driver = new StateFiguresAccumulator();
-        task(driver, new PartitionFigures(2000, 0, 10, 1000, 1));
-        task(driver, new PartitionFigures(2000, 1, 5, 500, 0));
-        task(driver, new PartitionFigures(2000, 0, 10, 1000, 1)); // partition 0 recomputed
-        task(driver, new PartitionFigures(3000, 0, 11, 1100, 0)); // the next batch, still running
-        assertEquals(Optional.of(new Totals(15, 1500, 1, 2)), driver.take(2000));
+        task(driver, new PartitionFigures(2000, 0, 10, 1000, 0, 1));
+        task(driver, new PartitionFigures(2000, 1, 5, 500, 0, 0));
+        task(driver, new PartitionFigures(2000, 0, 10, 1000, 0, 1)); // partition 0 recomputed
+        task(driver, new PartitionFigures(3000, 0, 11, 1100, 0, 0)); // the next batch, still running
+        assertEquals(Optional.of(new Totals(15, 1500, 0, 1, 2)), driver.take(2000));
         assertEquals(Optional.empty(), driver.take(2000), "a batch's figures are taken once");
-        task(driver, new PartitionFigures(2000, 1, 5, 500, 0)); // recomputed after its batch completed
+        task(driver, new PartitionFigures(2000, 1, 5, 500, 0, 0)); // recomputed after its batch completed
         driver.forgetThrough(2000);
         assertEquals(Optional.empty(), driver.take(2000));
-        assertEquals(Optional.of(new Totals(11, 1100, 0, 1)), driver.take(3000));
+        assertEquals(Optional.of(new Totals(11, 1100, 0, 0, 1)), driver.take(3000));
         assertTrue(driver.isZero());
     }
 

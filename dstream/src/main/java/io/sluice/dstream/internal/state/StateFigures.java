@@ -52,8 +52,8 @@ final class StateFigures {
         if (reported.isEmpty() && checkpoint == null) {
             return Optional.empty();
         }
-        StateFiguresAccumulator.Totals t = reported.orElse(new StateFiguresAccumulator.Totals(0, 0, 0, 0));
-        return Optional.of(new StateOperatorInfo(operatorId, time, t.keys(), t.bytes(), t.timedOut(), t.partitions(),
+        StateFiguresAccumulator.Totals t = reported.orElse(new StateFiguresAccumulator.Totals(0, 0, 0, 0, 0));
+        return Optional.of(new StateOperatorInfo(operatorId, time, t.keys(), t.bytes(), t.diskBytes(), t.timedOut(), t.partitions(),
                 partitions, checkpoint));
     }
 

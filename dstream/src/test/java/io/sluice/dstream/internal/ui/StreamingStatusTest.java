@@ -68,7 +68,7 @@ class StreamingStatusTest {
     /** A completed batch of a job with one stateful operator, "counts", with its figures (and checkpoint). */
     private static BatchInfo stateBatch(long t, long keys, long timedOut, StateCheckpointInfo checkpoint) {
         BatchInfo plain = batch(t, 1, false);
-        StateOperatorInfo state = new StateOperatorInfo("counts", new Time(t), keys, keys * 100, timedOut, 2, 2,
+        StateOperatorInfo state = new StateOperatorInfo("counts", new Time(t), keys, keys * 100, 0, timedOut, 2, 2,
                 checkpoint);
         return new BatchInfo(plain.batchTime(), plain.numRecords(), 0, t, t + 5, t + 25,
                 plain.outputOperationInfos(), plain.inputReports(), Map.of("counts", state));

@@ -255,13 +255,18 @@ final class RocksStore {
         }
     }
 
-    /** The bytes of the store's files on disk. */
+    /** The bytes of the store's table files, and of its write buffers not yet written to them. */
     long diskBytes() {
-        try (Stream<java.nio.file.Path> files = Files.walk(resources.dir().toPath())) {
-            return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
-        } catch (IOException | UncheckedIOException e) {
-            return 0; // being deleted
+        long bytes = 0;
+        try {
+            for (ColumnFamilyHandle family : List.of(entries, times, removals)) {
+                bytes += db.getLongProperty(family, "rocksdb.total-sst-files-size")
+                        + db.getLongProperty(family, "rocksdb.cur-size-all-mem-tables");
+            }
+        } catch (RocksDBException e) {
+            return 0; // the figures are a report: a store that cannot tell has none
         }
+        return bytes;
     }
 
     File directory() {
