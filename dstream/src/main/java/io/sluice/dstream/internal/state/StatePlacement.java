@@ -41,7 +41,11 @@ public final class StatePlacement {
 
     /** The placement of one batch's state partitions: on {@link #executors()} as they are now. */
     public StateRDD.Placement forBatch() {
-        List<ExecutorLocation> on = executors();
+        return over(executors());
+    }
+
+    /** The placement of one batch's state partitions on {@code on} (as {@link #executors()} gave them). */
+    public static StateRDD.Placement over(List<ExecutorLocation> on) {
         return (partition, partitions) -> on.isEmpty() ? List.of() : List.of(on.get(partition % on.size()).toString());
     }
 

@@ -210,10 +210,13 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         Exchange<K, V> exchange = Exchange.of(data.rdd(), partitioner, shuffleSerializer());
         exchanges.add(time, exchange);
         @SuppressWarnings("unchecked")
+        List<io.sluice.rdd.ExecutorLocation> executors = graph().statePlacement().executors(); // asked once a batch
+        int partitionsPerExecutor = (partitioner.numPartitions() + Math.max(1, executors.size()) - 1)
+                / Math.max(1, executors.size());
         StateRDD<Object, Tuple2<K, V>, R> rdd = new StateRDD<>(
                 previous == null ? null : (org.apache.spark.rdd.RDD<Object>) previous.rdd(),
-                exchange.rdd(), partitioner, figures.reporting(transition(time), time),
-                graph().statePlacement().forBatch());
+                exchange.rdd(), partitioner, figures.reporting(HeapStateLimit.checked(transition(time), describe(),
+                        time, partitionsPerExecutor), time), StatePlacement.over(executors));
         JavaRDD<R> state = new JavaRDD<>(rdd, ClassTags.any());
         state.setName(describe() + " state @ " + time.milliseconds());
         state = states.add(time, state, StorageLevel.MEMORY_ONLY(), isCheckpointTime(time) && planner == null);

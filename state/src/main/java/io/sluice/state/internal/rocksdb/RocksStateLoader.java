@@ -19,7 +19,7 @@ final class RocksStateLoader<K, S> implements StateLoader<K, S> {
     private final boolean timed;
     private final RocksCodec codec;
     private final RocksStore store;
-    private final WriteBatch batch = new WriteBatch();
+    private final WriteBatch batch; // made once the store is open (opening it loads RocksDB's native library)
     private int batched;
 
     RocksStateLoader(RocksBackend backend, boolean timed) {
@@ -30,6 +30,7 @@ final class RocksStateLoader<K, S> implements StateLoader<K, S> {
         if (!store.claim(store.head())) {
             throw new IllegalStateException("a new RocksDB state store was claimed twice");
         }
+        this.batch = new WriteBatch();
     }
 
     @Override

@@ -37,6 +37,8 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
         /** The key's update time in the store's time index (Long.MIN_VALUE: none). */
         long indexedTime;
         boolean changed;
+        /** Read ahead for the batch's records: kept for the whole batch (they are what the batch looks up). */
+        boolean readAhead;
 
         Entry(Object value, long time, boolean live) {
             this.value = value;
@@ -99,7 +101,9 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
                 }
                 List<byte[]> values = previous.store.db.multiGetAsList(read, families, bytes);
                 for (int i = 0; i < chunk.size(); i++) {
-                    known.put(chunk.get(i), entryOf(values.get(i)));
+                    Entry e = entryOf(values.get(i));
+                    e.readAhead = true;
+                    known.put(chunk.get(i), e);
                 }
             }
         } catch (RocksDBException e) {
@@ -239,8 +243,8 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
         }
         flushed = true;
         pending = 0;
-        if (known.size() > FLUSH_AT) {
-            known.clear(); // what was written is read from the head again
+        if (known.size() > FLUSH_AT) { // keys looked up one by one (updateStateByKey's walk): read from the head
+            known.values().removeIf(e -> !e.readAhead);
         }
     }
 

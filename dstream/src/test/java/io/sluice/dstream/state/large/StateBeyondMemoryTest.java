@@ -1,0 +1,90 @@
+package io.sluice.dstream.state.large;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.dstream.testing.ChildJvm;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * State several times larger than the heap: a running count filling 3,000,000 distinct keys (about 160 MB of heap
+ * tables, which Spark's storage memory of a 512 MB JVM cannot keep) in a JVM of its own ({@link LargeStateApp},
+ * {@code -Xmx512m}, exiting on an OutOfMemoryError, so nothing else is hit). On rocksdb it runs to the end with a
+ * flat heap and every count right; on heap the batch whose state outgrows memory fails with a message naming the
+ * operator, the batch and the setting to change, before the heap runs out.
+ */
+class StateBeyondMemoryTest {
+    private static final long KEYS = 3_000_000;
+    private static final long PER_BATCH = 250_000;
+    private static final int REVISITS = 2;
+    private static final List<String> JVM = List.of("-Xmx512m", "-XX:+ExitOnOutOfMemoryError", "-XX:+UseSerialGC");
+
+    @TempDir
+    Path dir;
+
+    private record Batch(long keys, long bytes, long disk, long heap, long millis) {
+        static Batch parse(String line) {
+            String[] f = line.split(" ");
+            return new Batch(value(f[2]), value(f[3]), value(f[4]), value(f[5]), value(f[6]));
+        }
+
+        private static long value(String field) {
+            return Long.parseLong(field.substring(field.indexOf('=') + 1));
+        }
+    }
+
+    private List<String> run(String backend) throws Exception {
+        try (ChildJvm app = ChildJvm.start(LargeStateApp.class, JVM, List.of(backend, String.valueOf(KEYS),
+                String.valueOf(PER_BATCH), String.valueOf(REVISITS)), dir.resolve(backend + ".log"))) {
+            app.awaitLine(l -> l.startsWith("done ") || l.startsWith("failed: "), 600);
+            app.awaitExit(60);
+            return new ArrayList<>(app.seen());
+        }
+    }
+
+    @Test
+    void onRocksdbTheStateOutgrowsTheHeapAndTheHeapStaysFlat() throws Exception {
+        List<String> lines = run("rocksdb");
+        String last = lines.get(lines.size() - 1);
+        assertTrue(last.startsWith("done "), "the job ran to the end: " + lines);
+        List<Batch> batches = lines.stream().filter(l -> l.startsWith("batch ")).map(Batch::parse).toList();
+        int filling = (int) (KEYS / PER_BATCH);
+        assertEquals(filling + REVISITS, batches.size(), "every batch completed: " + lines);
+        for (int b = 0; b < batches.size(); b++) {
+            assertEquals(Math.min(KEYS, (b + 1) * PER_BATCH), batches.get(b).keys(), "keys after batch " + (b + 1));
+        }
+        // every record emits its key's new count: 1 for each key, then 2 for each key the last batches revisit
+        long emitted = Long.parseLong(last.split(" ")[1].substring("emitted=".length()));
+        assertEquals(KEYS + 2 * KEYS, emitted, "the emitted counts");
+        long max = Long.parseLong(last.split(" ")[2].substring("max=".length()));
+        Batch full = batches.get(batches.size() - 1);
+        assertTrue(full.disk() > 50L * KEYS / 2, "the state is on local disk: " + full);
+        long early = batches.get(2).heap();
+        long latest = batches.stream().skip(filling / 2).mapToLong(Batch::heap).max().orElseThrow();
+        assertTrue(latest < early + (64L << 20), "the heap stays flat while the state grows: " + heaps(batches));
+        assertTrue(latest < max / 2, "the heap holds no state: " + heaps(batches) + " of " + (max >> 20) + " MB");
+        System.out.println("beyond memory (rocksdb): " + KEYS + " keys, heap after GC per batch " + heaps(batches)
+                + " MB, state on disk " + (full.disk() >> 20) + " MB (" + full.disk() / KEYS + " bytes a key), "
+                + "ms per batch " + batches.stream().map(Batch::millis).toList());
+    }
+
+    @Test
+    void onHeapTheBatchWhoseStateOutgrowsMemoryFailsSayingWhatToChange() throws Exception {
+        List<String> lines = run("heap");
+        String last = lines.get(lines.size() - 1);
+        assertTrue(last.startsWith("failed: "), "the heap backend cannot hold the state: " + lines);
+        assertTrue(last.contains("fill"), "the message names the operator: " + last);
+        assertTrue(last.contains("after batch "), "and the batch: " + last);
+        assertTrue(last.contains("sluice.state.backend=rocksdb"), "and the setting to change: " + last);
+        long completed = lines.stream().filter(l -> l.startsWith("batch ") && l.endsWith("failed=false")).count();
+        System.out.println("beyond memory (heap): " + completed + " batches completed, then: " + last);
+    }
+
+    private static List<Long> heaps(List<Batch> batches) {
+        return batches.stream().map(b -> b.heap() >> 20).toList();
+    }
+}
