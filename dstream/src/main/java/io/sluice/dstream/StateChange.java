@@ -6,7 +6,7 @@ package io.sluice.dstream;
  *
  * @param <S> state type
  */
-public record StateChange<S>(Kind kind, StateEntry<S> before, StateEntry<S> after) {
+public record StateChange<S>(Kind kind, StateEntry<S> before, StateEntry<S> after) implements java.io.Serializable {
     /** What happened to the key between the two batches. */
     public enum Kind {
         ADDED, UPDATED, REMOVED

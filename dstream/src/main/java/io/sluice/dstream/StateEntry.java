@@ -8,7 +8,7 @@ import io.sluice.rdd.Time;
  *
  * @param <S> state type
  */
-public record StateEntry<S>(S state, Time lastUpdate) {
+public record StateEntry<S>(S state, Time lastUpdate) implements java.io.Serializable {
     public StateEntry {
         if (state == null || lastUpdate == null) {
             throw new IllegalArgumentException("a state entry needs a state and its last update time");

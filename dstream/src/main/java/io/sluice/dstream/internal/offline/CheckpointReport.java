@@ -32,7 +32,8 @@ public final class CheckpointReport {
         StringBuilder out = new StringBuilder();
         out.append("Checkpoint directory ").append(directory.describe()).append('\n');
         if (listed.isEmpty()) {
-            return out.append("No checkpoint in it\n").toString();
+            throw new IllegalArgumentException("No checkpoint in " + directory.describe() + ": give the directory a "
+                    + "job wrote with checkpoint(dir) or getOrCreate(dir, ...)");
         }
         out.append("Batches (").append(listed.size()).append(" checkpoints, oldest first):\n");
         Checkpoint chosen = null;
