@@ -159,6 +159,48 @@ class CheckpointStateTest {
     }
 
     @Test
+    void changesAcrossARepartitionMatchKeysBetweenTheTwoLayouts() {
+        String repartitioned = dir.resolve("repartitioned").toString();
+        Map<Long, Map<String, Integer>> live = new HashMap<>();
+        try (StreamTester t = new StreamTester()) {
+            t.context().checkpoint(repartitioned);
+            MapWithStateDStream<String, Integer, Integer, String> counts = counts(t.input(WORDS));
+            t.collect(counts);
+            for (int b = 1; b <= 4; b++) {
+                if (b == 3) {
+                    t.context().repartitionState(counts, 2); // from 3 partitions
+                }
+                t.runBatch();
+                live.put(b * 1000L, new HashMap<>(counts.currentState().collectAsMap()));
+            }
+        }
+        CheckpointState state = CheckpointState.open(SharedSpark.context(), repartitioned);
+        Map<String, String> changes = new HashMap<>();
+        state.<String, Integer>changes("counts", new Time(2000), new Time(4000)).collectAsMap().forEach((k, c) ->
+                changes.put(k, c.kind() + " " + (c.before() == null ? null : c.before().state()) + "->"
+                        + (c.after() == null ? null : c.after().state())));
+        Map<String, Integer> before = live.get(2000L);
+        Map<String, Integer> after = live.get(4000L);
+        Map<String, String> expected = new HashMap<>();
+        after.forEach((k, s) -> {
+            if (!before.containsKey(k)) {
+                expected.put(k, "ADDED null->" + s);
+            } else if (!before.get(k).equals(s)) {
+                expected.put(k, "UPDATED " + before.get(k) + "->" + s);
+            }
+        });
+        before.forEach((k, s) -> {
+            if (!after.containsKey(k)) {
+                expected.put(k, "REMOVED " + s + "->null");
+            }
+        });
+        assertTrue(expected.size() >= 3, "the script adds, updates and removes: " + expected);
+        assertEquals(expected, changes);
+        assertTrue(CheckpointInspector.report(repartitioned, new Time(4000))
+                .contains("state @ 4000: 2 partitions, 128 key groups"));
+    }
+
+    @Test
     void aJobStartedOnABootstrappedCheckpointContinuesFromItsState() {
         CheckpointState first = CheckpointState.open(SharedSpark.context(), checkpoint);
         JavaPairRDD<String, StateEntry<Integer>> counts = first.read("counts", new Time(3000));

@@ -35,7 +35,8 @@ public final class CheckpointReport {
             throw new IllegalArgumentException("No checkpoint in " + directory.describe() + ": give the directory a "
                     + "job wrote with checkpoint(dir) or getOrCreate(dir, ...)");
         }
-        out.append("Batches (").append(listed.size()).append(" checkpoints, oldest first):\n");
+        out.append("Batches (").append(listed.size()).append(listed.size() == 1 ? " checkpoint" : " checkpoints")
+                .append(", oldest first):\n");
         Checkpoint chosen = null;
         for (CheckpointDirectory.Listed l : listed) {
             out.append("  ").append(show(l.batch()));
