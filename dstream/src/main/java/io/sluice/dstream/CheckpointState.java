@@ -34,12 +34,10 @@ import org.apache.spark.api.java.JavaSparkContext;
  * docs/offline-state.md.
  */
 public final class CheckpointState {
-    private final JavaSparkContext sc;
     private final CheckpointDirectory directory;
     private final OfflineStateReader reader;
 
     private CheckpointState(JavaSparkContext sc, CheckpointDirectory directory) {
-        this.sc = sc;
         this.directory = directory;
         this.reader = new OfflineStateReader(sc, directory);
     }
@@ -107,9 +105,5 @@ public final class CheckpointState {
     @Override
     public String toString() {
         return "CheckpointState(" + directory.describe() + ")";
-    }
-
-    JavaSparkContext sparkContext() {
-        return sc;
     }
 }
