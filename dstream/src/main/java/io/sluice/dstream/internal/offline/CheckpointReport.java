@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The inspector's text: a checkpoint directory's batches, then for one of its checkpoints (the newest by
@@ -62,7 +63,7 @@ public final class CheckpointReport {
                 .append(chosen.batchInterval().toMillis()).append(" ms, next batch ")
                 .append(chosen.nextBatchTime().milliseconds()).append('\n');
         out.append("Operators:\n");
-        for (Map.Entry<String, String> op : chosen.operators().entrySet()) {
+        for (Map.Entry<String, String> op : new TreeMap<>(chosen.operators()).entrySet()) { // a stable order
             out.append(String.format(Locale.ROOT, "  %-24s %s", op.getKey(), op.getValue()));
             chosen.stateOf(op.getKey()).ifPresent(s -> out.append(String.format(Locale.ROOT,
                     "  state @ %d: %d partitions, %d key groups", s.time().milliseconds(), s.partitions(),
