@@ -3,14 +3,9 @@ package io.sluice.samples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,21 +62,9 @@ class NotebookJShellTest {
         Path file = dir.resolve("notebook.jsh");
         Files.writeString(file, script);
 
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "jshell").toString());
-        command.add("--class-path");
-        command.add(classPath());
-        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (arg.startsWith("--add-opens") || arg.startsWith("--add-exports") || arg.startsWith("-Xmx")) {
-                command.add("-R" + arg);
-            }
-        }
-        command.add(file.toString());
-        Process jshell = new ProcessBuilder(command).redirectErrorStream(true).start();
-        jshell.getOutputStream().close();
-        String printed = new String(jshell.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(jshell.waitFor(60, TimeUnit.SECONDS), printed);
-        List<String> lines = printed.lines().map(l -> l.replaceAll(" +", " ").strip()).toList();
+        JShellRun.Result run = JShellRun.script(file);
+        String printed = run.printed();
+        List<String> lines = run.lines();
 
         String windowTable = String.join("\n",
                 "ran 3 batches",
@@ -107,12 +90,6 @@ class NotebookJShellTest {
                 "| c | 1")), printed);
         assertTrue(lines.contains("current state {a=3, b=1, c=1}"), printed);
         assertTrue(lines.contains("spark still up: true"), printed);
-        assertEquals(0, jshell.exitValue(), printed);
-    }
-
-    /** The test class path: the modules' classes and jars and every dependency, as surefire gives it. */
-    private static String classPath() {
-        String cp = System.getProperty("surefire.test.class.path");
-        return cp != null && !cp.isBlank() ? cp : System.getProperty("java.class.path").replace(':', File.pathSeparatorChar);
+        assertEquals(0, run.exitCode(), printed);
     }
 }
