@@ -179,8 +179,9 @@ public final class StreamingContext {
     /**
      * Lines of the text files that appear in {@code directory} (any Hadoop file system path, globs allowed),
      * each file read once, also across driver restarts (the files taken are saved in the checkpoint). Only files
-     * newer than the start are read. Files are best moved into the directory when complete; a file written in
-     * place is read once it stops changing (see {@value SourceSettings#MIN_FILE_AGE}), and names of files in
+     * newer than the start are read, each in the batch in which it appears (the first at or after its modification
+     * time), as Spark Streaming reads them: move or rename complete files into the directory. For files written in
+     * place, {@value SourceSettings#MIN_FILE_AGE} waits until a file has stopped changing; names of files in
      * progress (hidden, {@code _COPYING_}, {@code .tmp}) are ignored. Lines are UTF-8 of at most {@value
      * SourceSettings#MAX_LINE_LENGTH} bytes: by default ({@value SourceSettings#BAD_RECORDS}=replace) other lines
      * are kept repaired (U+FFFD, as Spark Streaming reads them; a long line cut) and counted; {@code skip} drops
