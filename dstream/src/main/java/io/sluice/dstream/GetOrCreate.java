@@ -3,6 +3,7 @@ package io.sluice.dstream;
 import io.sluice.dstream.internal.recovery.Recovery;
 import io.sluice.state.internal.checkpoint.StatePrefetch;
 import java.io.UncheckedIOException;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.Function;
@@ -78,7 +79,7 @@ final class GetOrCreate {
     /** Sets on {@code target} what {@code given} sets beyond the classpath's defaults (comparing with a fresh one). */
     private static void applyTo(Configuration target, Configuration given) {
         Configuration defaults = new Configuration();
-        for (java.util.Map.Entry<String, String> entry : given) {
+        for (Map.Entry<String, String> entry : given) {
             String value = given.get(entry.getKey()); // with variables expanded, as readers see it
             if (value != null && !value.equals(defaults.get(entry.getKey()))) {
                 target.set(entry.getKey(), value);
