@@ -142,7 +142,7 @@ final class ContextLifecycle {
             }
             infos.sort(java.util.Comparator.comparing(BatchInfo::batchTime));
             if (error != null) {
-                throw new StreamingException(error.getMessage(), error);
+                throw BatchFailure.rethrow(BatchFailure.asThrown(error));
             }
             return infos;
         } finally {
@@ -360,7 +360,7 @@ final class ContextLifecycle {
         }
         Throwable e = error;
         if (e != null) {
-            throw new StreamingException(e.getMessage(), e);
+            throw BatchFailure.rethrow(BatchFailure.asThrown(e));
         }
         return true;
     }

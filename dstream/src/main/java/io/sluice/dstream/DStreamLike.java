@@ -314,7 +314,12 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
      * which is then renamed to {@code prefix-<batch ms>[.suffix]}; a batch run again replaces its directory.
      */
     public void saveAsBatchFiles(String prefix, String suffix, VoidFunction2<R, String> writer) {
-        output("saveAsBatchFiles", (rdd, time) -> io.sluice.dstream.internal.sink
+        batchFiles("saveAsBatchFiles", prefix, suffix, writer);
+    }
+
+    /** An output that writes each batch into a staging directory, committed as {@code prefix-<batch ms>[.suffix]}. */
+    void batchFiles(String kind, String prefix, String suffix, VoidFunction2<R, String> writer) {
+        output(kind, (rdd, time) -> io.sluice.dstream.internal.sink
                 .BatchFileCommit.commit(rdd.context().hadoopConfiguration(), TextFileSink.batchPath(prefix, suffix, time),
                         staging -> writer.call(view(rdd), staging)));
     }

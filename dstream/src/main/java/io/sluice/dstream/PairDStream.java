@@ -18,6 +18,9 @@ import io.sluice.state.StateSpec;
 import io.sluice.state.internal.StatePartitioning;
 import java.time.Duration;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.OutputFormat;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -363,6 +366,39 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
         }
         return new MapWithStateDStream<>(context, MapWithStateOperator.node(description(), node(), spec,
                 context.sparkContext().defaultParallelism(), context::setting));
+    }
+
+    // ---- Hadoop output formats ---------------------------------------------------------------------------
+
+    /**
+     * Saves each batch with an old-API ({@code org.apache.hadoop.mapred}) output format in the directory {@code
+     * prefix-<batch ms>[.suffix]}, committed exactly once per batch as {@link #saveAsTextFiles} is.
+     */
+    public <F extends OutputFormat<?, ?>> void saveAsHadoopFiles(String prefix, String suffix, Class<?> keyClass,
+            Class<?> valueClass, Class<F> outputFormatClass) {
+        saveAsHadoopFiles(prefix, suffix, keyClass, valueClass, outputFormatClass, null);
+    }
+
+    /** As {@link #saveAsHadoopFiles(String, String, Class, Class, Class)}, with a job configuration (null: the
+     * SparkContext's Hadoop configuration); each batch writes with its own copy, as Spark Streaming does. */
+    public <F extends OutputFormat<?, ?>> void saveAsHadoopFiles(String prefix, String suffix, Class<?> keyClass,
+            Class<?> valueClass, Class<F> outputFormatClass, JobConf conf) {
+        batchFiles("saveAsHadoopFiles", prefix, suffix, (rdd, dir) -> rdd.saveAsHadoopFile(dir, keyClass, valueClass,
+                outputFormatClass, new JobConf(conf == null ? rdd.context().hadoopConfiguration() : conf)));
+    }
+
+    /** As {@link #saveAsHadoopFiles(String, String, Class, Class, Class)}, with a new-API output format. */
+    public <F extends org.apache.hadoop.mapreduce.OutputFormat<?, ?>> void saveAsNewAPIHadoopFiles(String prefix,
+            String suffix, Class<?> keyClass, Class<?> valueClass, Class<F> outputFormatClass) {
+        saveAsNewAPIHadoopFiles(prefix, suffix, keyClass, valueClass, outputFormatClass, null);
+    }
+
+    /** As {@link #saveAsNewAPIHadoopFiles(String, String, Class, Class, Class)}, with a Hadoop configuration. */
+    public <F extends org.apache.hadoop.mapreduce.OutputFormat<?, ?>> void saveAsNewAPIHadoopFiles(String prefix,
+            String suffix, Class<?> keyClass, Class<?> valueClass, Class<F> outputFormatClass, Configuration conf) {
+        batchFiles("saveAsNewAPIHadoopFiles", prefix, suffix, (rdd, dir) -> rdd.saveAsNewAPIHadoopFile(dir, keyClass,
+                valueClass, outputFormatClass, new Configuration(conf == null
+                        ? rdd.context().hadoopConfiguration() : conf)));
     }
 
     // ---- helpers ----------------------------------------------------------------------------------------

@@ -4,6 +4,8 @@ import io.sluice.rdd.Time;
 import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.internal.SourceOperator;
 import io.sluice.dstream.internal.Durations;
+import io.sluice.dstream.internal.DerivedOperator;
+import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.source.internal.GeneratorSource;
 import io.sluice.dstream.internal.scheduler.ListenerBus;
 import io.sluice.dstream.source.internal.QueueSource;
@@ -16,6 +18,7 @@ import io.sluice.dstream.source.internal.file.TextFiles;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.InputFormat;
+import io.sluice.dstream.source.internal.receiver.RawSocketReceiver;
 import io.sluice.dstream.source.internal.receiver.SocketReceiver;
 import io.sluice.dstream.receiver.Receiver;
 import java.io.InputStream;
@@ -31,6 +34,9 @@ import java.util.stream.Stream;
 import scala.Tuple2;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.api.java.function.Function0;
+import org.apache.spark.api.java.function.Function2;
+import org.apache.spark.api.java.JavaPairRDD;
+import java.util.ArrayList;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.SparkConf;
@@ -151,11 +157,31 @@ public final class StreamingContext {
                 storageLevel, (int) s.connectTimeout().toMillis()), host + ":" + port));
     }
 
+    /** As {@link #rawSocketStream(String, int, StorageLevel)}, stored at {@code MEMORY_AND_DISK_SER_2}. */
+    public <T> DStream<T> rawSocketStream(String host, int port) {
+        return rawSocketStream(host, port, StorageLevel.MEMORY_AND_DISK_SER_2());
+    }
+
+    /**
+     * Records a TCP server sends already serialized, in Spark Streaming's raw framing: each frame a 4-byte
+     * big-endian length, then a serialization stream of records written with the context's serializer ({@code
+     * spark.serializer}, Kryo by default; the sender must use the same). The receiver stores each frame without
+     * deserializing it; the batch's tasks read the records. As in Spark Streaming, such blocks report no record
+     * count (the batch's {@code numRecords} leaves them out). The receiver reconnects with backoff as {@link
+     * #socketTextStream} does.
+     */
+    public <T> DStream<T> rawSocketStream(String host, int port, StorageLevel storageLevel) {
+        SocketReceiver.checkPort(port);
+        return fromSource("rawSocketStream", sources.<T>serialized(s -> new RawSocketReceiver(host, port,
+                storageLevel, (int) s.connectTimeout().toMillis()), host + ":" + port));
+    }
+
     /**
      * Lines of the text files that appear in {@code directory} (any Hadoop file system path, globs allowed),
      * each file read once, also across driver restarts (the files taken are saved in the checkpoint). Only files
-     * newer than the start are read. Files are best moved into the directory when complete; a file written in
-     * place is read once it stops changing (see {@value SourceSettings#MIN_FILE_AGE}), and names of files in
+     * newer than the start are read, each in the batch in which it appears (the first at or after its modification
+     * time), as Spark Streaming reads them: move or rename complete files into the directory. For files written in
+     * place, {@value SourceSettings#MIN_FILE_AGE} waits until a file has stopped changing; names of files in
      * progress (hidden, {@code _COPYING_}, {@code .tmp}) are ignored. Lines are UTF-8 of at most {@value
      * SourceSettings#MAX_LINE_LENGTH} bytes: by default ({@value SourceSettings#BAD_RECORDS}=replace) other lines
      * are kept repaired (U+FFFD, as Spark Streaming reads them; a long line cut) and counted; {@code skip} drops
@@ -254,6 +280,41 @@ public final class StreamingContext {
                 Stream.concat(Stream.of(first), Stream.of(rest)).toList()));
     }
 
+    /**
+     * A stream whose RDD at each batch is {@code transformFunc} of the given streams' RDDs of that batch, in the
+     * order given (Spark Streaming's {@code JavaStreamingContext.transform}). A pair stream's RDD comes as a
+     * {@code JavaRDD} of tuples ({@code JavaPairRDD.fromJavaRDD} makes it a pair RDD again). The function runs on
+     * the driver; all streams must have the same slide.
+     */
+    public <T> DStream<T> transform(List<? extends DStreamLike<?, ?>> dstreams,
+            Function2<List<JavaRDD<?>>, Time, JavaRDD<T>> transformFunc) {
+        return new DStream<>(this, transformOf("transform", dstreams, transformFunc,
+                (rdds, time) -> transformFunc.call(rdds, time)));
+    }
+
+    /** As {@link #transform(List, Function2)}, for a function that returns a pair RDD. */
+    public <K, V> PairDStream<K, V> transformToPair(List<? extends DStreamLike<?, ?>> dstreams,
+            Function2<List<JavaRDD<?>>, Time, JavaPairRDD<K, V>> transformFunc) {
+        return new PairDStream<>(this, transformOf("transformToPair", dstreams, transformFunc,
+                (rdds, time) -> Rdds.tuples(transformFunc.call(rdds, time))));
+    }
+
+    private <T> io.sluice.dstream.internal.Node<T> transformOf(String kind, List<? extends DStreamLike<?, ?>> dstreams,
+            Object userFunction, Function2<List<JavaRDD<?>>, Time, JavaRDD<T>> function) {
+        if (dstreams.isEmpty()) {
+            throw new IllegalArgumentException(kind + " needs at least one stream");
+        }
+        List<io.sluice.dstream.internal.Node<?>> parents = new ArrayList<>();
+        for (DStreamLike<?, ?> stream : dstreams) {
+            if (stream.context != this) {
+                throw new IllegalArgumentException(kind + " was given a stream of another StreamingContext");
+            }
+            parents.add(stream.node());
+        }
+        return DerivedOperator.node(description, kind, parents, List.of(userFunction),
+                (rdds, time, fns) -> function.call(List.copyOf(rdds), time));
+    }
+
     // ---- recovery: getOrCreate (see internal/recovery and the recovery module) ------------------------
 
     /**
@@ -281,6 +342,27 @@ public final class StreamingContext {
     public static StreamingContext getOrCreate(String checkpointDirectory,
             Function<Boolean, StreamingContext> factory) {
         return GetOrCreate.telling(checkpointDirectory, factory);
+    }
+
+    /**
+     * As {@link #getOrCreate(String, Function0)}, reading the checkpoint with {@code hadoopConf} (Spark Streaming's
+     * form): what it sets beyond the classpath's Hadoop defaults (a file system's credentials, {@code
+     * fs.defaultFS}) is set on the SparkContext's Hadoop configuration before the checkpoint is read, because
+     * Sluice also writes the next checkpoints with it.
+     */
+    public static StreamingContext getOrCreate(String checkpointDirectory, Function0<StreamingContext> factory,
+            Configuration hadoopConf) {
+        return getOrCreate(checkpointDirectory, factory, hadoopConf, false);
+    }
+
+    /**
+     * As {@link #getOrCreate(String, Function0, Configuration)}; with {@code createOnError}, a checkpoint directory
+     * that cannot be read (no usable checkpoint among its files, an unreachable file system) starts the context
+     * afresh with a warning instead of failing, as Spark Streaming's {@code createOnError} does.
+     */
+    public static StreamingContext getOrCreate(String checkpointDirectory, Function0<StreamingContext> factory,
+            Configuration hadoopConf, boolean createOnError) {
+        return GetOrCreate.getOrCreate(checkpointDirectory, factory, hadoopConf, createOnError);
     }
 
     /** As {@link #getOrCreate(String, Function0)}, on a running SparkContext that the factory builds on. */
@@ -338,6 +420,11 @@ public final class StreamingContext {
     /** As {@link #awaitTermination()}, but gives up after {@code timeout}; returns whether it stopped. */
     public boolean awaitTerminationOrTimeout(Duration timeout) throws InterruptedException {
         return lifecycle.awaitTermination(timeout);
+    }
+
+    /** As {@link #awaitTerminationOrTimeout(Duration)}, in milliseconds (Spark Streaming's form). */
+    public boolean awaitTerminationOrTimeout(long timeoutMillis) throws InterruptedException {
+        return awaitTerminationOrTimeout(Duration.ofMillis(timeoutMillis));
     }
 
     /**

@@ -90,7 +90,6 @@ class BadInputDifferentialTest {
         }
         Map<Time, List<String>> actual;
         try (StreamTester t = new StreamTester()) {
-            t.context().conf(SourceSettings.MIN_FILE_AGE, "0");
             Collected<String> out = t.collect(t.context().textFileStream(sluiceDir.toString()));
             t.runBatches(0);
             for (int i = 0; i < files.size(); i++) {

@@ -1,5 +1,7 @@
 package io.sluice.dstream;
 
+import io.sluice.dstream.testing.Failures;
+import org.apache.spark.SparkException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -22,8 +24,10 @@ class BatchFailurePolicyTest {
             Collected<Integer> out = t.collect(t.input(INPUT).map(Integer::parseInt));
             List<BatchInfo> batches = t.runBatches(3);
             assertEquals(List.of(false, true, false), batches.stream().map(BatchInfo::failed).toList());
-            String m = assertThrows(StreamingException.class,
-                    () -> t.context().awaitTerminationOrTimeout(Duration.ZERO)).getMessage();
+            SparkException e = assertThrows(SparkException.class,
+                    () -> t.context().awaitTerminationOrTimeout(Duration.ZERO));
+            Failures.inCauseChain(e, NumberFormatException.class);
+            String m = e.getMessage();
             assertTrue(m.contains("batch " + batches.get(1).batchTime()) && m.contains("For input string: \"x\"")
                     && m.contains("foreachRDD at StreamTester.java"), m); // the failing job's output operation
             assertEquals(List.of(List.of(1, 2), List.of(3)), out.batches());

@@ -1,5 +1,7 @@
 package io.sluice.dstream;
 
+import io.sluice.dstream.testing.Failures;
+import org.apache.spark.SparkException;
 import static io.sluice.dstream.SourcesTesting.awaitReceived;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -126,10 +128,11 @@ class KeepsRunningTest {
                     .map(x -> 6 / x));
             List<BatchInfo> batches = t.runBatches(3);
             assertEquals(List.of(false, true, false), batches.stream().map(BatchInfo::failed).toList());
-            StreamingException e = assertThrows(StreamingException.class,
+            SparkException e = assertThrows(SparkException.class,
                     () -> t.context().awaitTerminationOrTimeout(Duration.ZERO));
             assertTrue(e.getMessage().contains("map at KeepsRunningTest.java") && e.getMessage().contains("batch "
                     + batches.get(1).batchTime()), e.getMessage());
+            Failures.inCauseChain(e, ArithmeticException.class);
             assertEquals(List.of(6, 3), out.batches().get(0));
             assertEquals(List.of(1), out.batches().get(out.batches().size() - 1));
         }

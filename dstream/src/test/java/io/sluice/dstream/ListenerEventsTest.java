@@ -1,5 +1,7 @@
 package io.sluice.dstream;
 
+import io.sluice.dstream.testing.Failures;
+import org.apache.spark.SparkException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -141,9 +143,10 @@ class ListenerEventsTest {
             assertEquals(1, reasons.size());
             assertFailureNames(reasons.get(0), "foreachRDD at ListenerEventsTest.java:", "sink unavailable");
             after.assertBatches(List.of(List.of(1, 2)));
-            StreamingException e = assertThrows(StreamingException.class,
+            IllegalStateException e = assertThrows(IllegalStateException.class,
                     () -> t.context().awaitTerminationOrTimeout(Duration.ofSeconds(30)));
-            assertFailureNames(e.getMessage(), "foreachRDD at ListenerEventsTest.java:", "sink unavailable");
+            assertEquals("sink unavailable", e.getMessage());
+            assertFailureNames(Failures.naming(e), "foreachRDD at ListenerEventsTest.java:", "sink unavailable");
         }
     }
 
@@ -157,7 +160,10 @@ class ListenerEventsTest {
                 return x;
             }));
             assertFailureNames(t.runFailingBatch().get(0), "foreachRDD at StreamTester.java:", "bad record 2");
-            assertThrows(StreamingException.class, () -> t.context().awaitTerminationOrTimeout(Duration.ofSeconds(30)));
+            SparkException e = assertThrows(SparkException.class,
+                    () -> t.context().awaitTerminationOrTimeout(Duration.ofSeconds(30)));
+            assertEquals("bad record 2", Failures.inCauseChain(e, ArithmeticException.class).getMessage());
+            assertFailureNames(e.getMessage(), "foreachRDD at StreamTester.java:", "bad record 2");
         }
     }
 
@@ -168,9 +174,10 @@ class ListenerEventsTest {
                 throw new IllegalArgumentException("no such table");
             }));
             assertFailureNames(t.runFailingBatch().get(0), "transform at ListenerEventsTest.java:", "no such table");
-            StreamingException e = assertThrows(StreamingException.class,
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> t.context().awaitTerminationOrTimeout(Duration.ofSeconds(30)));
-            assertFailureNames(e.getMessage(), "transform at ListenerEventsTest.java:", "no such table");
+            assertEquals("no such table", e.getMessage());
+            assertFailureNames(Failures.naming(e), "transform at ListenerEventsTest.java:", "no such table");
         }
     }
 

@@ -29,7 +29,7 @@ class SourceSettingsAtStartTest {
     void aFileStreamUsesSettingsSetAfterItWasCreated() throws Exception {
         try (StreamTester t = new StreamTester()) {
             Collected<String> out = t.collect(t.context().textFileStream(dir.resolve("in").toString()));
-            t.context().conf(SourceSettings.MIN_FILE_AGE, "0").conf(SourceSettings.BAD_RECORDS, "skip")
+            t.context().conf(SourceSettings.BAD_RECORDS, "skip")
                     .conf(SourceSettings.MAX_LINE_LENGTH, "8");
             t.runBatches(0);
             Path staged = Files.writeString(dir.resolve("lines.txt"), "short\nfar too long\nok\n",

@@ -27,8 +27,25 @@ public final class UserFunctions {
         return new UserFunctions(operator + " failed at batch " + time);
     }
 
+    /**
+     * The user's exception itself, thrown on as Spark Streaming would (so the job's SparkException has it as its
+     * cause, with no wrapper between), naming the operator and batch in a suppressed exception: Spark prints the
+     * task's whole stack trace, suppressed ones included, in the job's failure message.
+     */
     private static RuntimeException named(String where, Exception e) {
-        return e instanceof UserFunctionException u ? u : new UserFunctionException(where, e);
+        boolean alreadyNamed = false;
+        for (Throwable s : e.getSuppressed()) {
+            alreadyNamed |= s instanceof UserFunctionException;
+        }
+        if (!alreadyNamed) {
+            e.addSuppressed(new UserFunctionException(where));
+        }
+        return UserFunctions.<RuntimeException>sneaky(e);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Exception> RuntimeException sneaky(Exception e) throws E {
+        throw (E) e;
     }
 
     public <T, R> Function<T, R> function(Function<T, R> f) {
@@ -87,10 +104,10 @@ public final class UserFunctions {
         };
     }
 
-    /** A user function failed in a task; Spark reports this message (and its cause) in the job's failure. */
+    /** Where a user function failed in a task ("map at App.java:42 failed at batch 1000 ms"), suppressed. */
     public static final class UserFunctionException extends RuntimeException {
-        UserFunctionException(String where, Throwable cause) {
-            super(where + ": " + cause, cause);
+        UserFunctionException(String where) {
+            super(where, null, false, false); // no stack: the user's exception carries it
         }
     }
 }

@@ -24,8 +24,20 @@ public interface StreamingListener {
     default void onOutputOperationCompleted(OutputOperationCompleted event) {
     }
 
-    /** Anything a receiver-based source reports (started, error, stopped, reconnected). */
+    /** Anything a receiver-based source reports (started, error, stopped, reconnected, moving). */
     default void onReceiverEvent(ReceiverEvent event) {
+    }
+
+    /** A receiver started, or started again after a restart, a reconnect or a move to another executor. */
+    default void onReceiverStarted(ReceiverStarted receiverStarted) {
+    }
+
+    /** A receiver reported an error (it restarts, or stops if it cannot go on). */
+    default void onReceiverError(ReceiverError receiverError) {
+    }
+
+    /** A receiver stopped: for good, or to move to another executor (then started again there). */
+    default void onReceiverStopped(ReceiverStopped receiverStopped) {
     }
 
     /** The closed set of events; {@link #deliverTo} is the one place that maps an event to its method. */
@@ -47,6 +59,7 @@ public interface StreamingListener {
                 listener.onOutputOperationCompleted(e);
             } else if (this instanceof ReceiverEvent e) {
                 listener.onReceiverEvent(e);
+                e.deliverReceiverCallback(listener);
             }
         }
     }
@@ -69,7 +82,30 @@ public interface StreamingListener {
     record OutputOperationCompleted(OutputOperationInfo outputOperationInfo) implements Event {
     }
 
-    /** What happened to a receiver: {@code kind} is started, stopped, error or reconnected. */
-    record ReceiverEvent(String source, String kind, String message, long time) implements Event {
+    /**
+     * What happened to a receiver: {@code kind} is started, stopped, error, reconnected or moving; {@code
+     * receiverInfo} is the receiver's state after it, which Spark Streaming's receiver callbacks get.
+     */
+    record ReceiverEvent(String source, String kind, String message, long time, ReceiverInfo receiverInfo)
+            implements Event {
+        /** The Spark Streaming callback this event also feeds: a restart or a move is a start, a move a stop. */
+        void deliverReceiverCallback(StreamingListener listener) {
+            switch (kind) {
+                case "started", "reconnected" -> listener.onReceiverStarted(new ReceiverStarted(receiverInfo));
+                case "error" -> listener.onReceiverError(new ReceiverError(receiverInfo));
+                case "stopped", "moving" -> listener.onReceiverStopped(new ReceiverStopped(receiverInfo));
+                default -> {
+                }
+            }
+        }
+    }
+
+    record ReceiverStarted(ReceiverInfo receiverInfo) {
+    }
+
+    record ReceiverError(ReceiverInfo receiverInfo) {
+    }
+
+    record ReceiverStopped(ReceiverInfo receiverInfo) {
     }
 }

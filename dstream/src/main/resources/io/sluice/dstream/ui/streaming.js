@@ -48,38 +48,119 @@
   function svg(w, h, body) {
     return '<svg width="' + w + '" height="' + h + '" viewBox="0 0 ' + w + ' ' + h + '">' + body + '</svg>';
   }
-  // A timeline: one point per batch (x: batch time, y: value); unknown values (-1) are left out.
-  function timeline(xs, ys, unit) {
-    var w = 420, h = 120, pad = 30, pts = [], maxY = 0, i;
+  function clockTime(ms) { return new Date(ms).toISOString().substring(11, 19); }
+  // A value with its unit, as the axes and hover texts label it.
+  function valueText(v, unit) { return unit === 'ms' ? dur(v) : num(v) + ' ' + unit; }
+  // An axis's top: at least 10 ms for times (a chart of zeros still reads in ms), else the value rounded up to
+  // 1, 2 or 5 times a power of ten, so the ticks are round numbers.
+  function axisTop(v, unit) {
+    if (unit === 'ms' && v < 10) { return 10; }
+    var p = Math.pow(10, Math.floor(Math.log10(v || 1))), steps = [1, 2, 5, 10], i;
+    for (i = 0; i < steps.length; i++) { if (steps[i] * p >= v) { return steps[i] * p; } }
+    return v;
+  }
+  // A tick's text: times as durations, other values as compact numbers (the unit labels the axis once).
+  function tickText(v, unit) {
+    if (unit === 'ms') { return dur(v); }
+    return v >= 1e6 ? num(v / 1e6) + 'M' : v >= 1e4 ? num(v / 1e3) + 'k' : num(v);
+  }
+  function text(x, y, cls, body, anchor) {
+    return '<text class="' + cls + '" x="' + x.toFixed(1) + '" y="' + y.toFixed(1) + '"' +
+      (anchor ? ' text-anchor="' + anchor + '"' : '') + '>' + esc(body) + '</text>';
+  }
+  // The dashed batch-interval line: below it the job keeps up (Spark's "stable" mark), on processing time only.
+  function stableLine(x1, y1, x2, y2, stable, labelX, labelY) {
+    return '<line class="stable" data-ms="' + stable + '" x1="' + x1.toFixed(1) + '" y1="' + y1.toFixed(1) +
+      '" x2="' + x2.toFixed(1) + '" y2="' + y2.toFixed(1) + '"><title>batch interval ' + esc(dur(stable)) +
+      ': below it, batches finish before the next one is due</title></line>' +
+      text(labelX, labelY, 'stable-label', 'stable');
+  }
+  // A timeline: one point per batch (x: batch time, y: value; hover a point for both); unknown values (-1) are
+  // left out. Axes: batch times at both ends and the middle, values at 0, half and the top.
+  function timeline(xs, ys, unit, stable) {
+    var w = 460, h = 150, left = 58, right = 8, top = 10, bottom = 28, pts = [], maxY = stable || 0, i;
     for (i = 0; i < ys.length; i++) { if (ys[i] > maxY) { maxY = ys[i]; } }
+    maxY = axisTop((maxY || 1) * (stable ? 1.1 : 1), unit);
     var minX = xs.length ? xs[0] : 0, maxX = xs.length ? xs[xs.length - 1] : 1, spanX = Math.max(1, maxX - minX);
-    maxY = maxY || 1;
+    var plotW = w - left - right, plotH = h - top - bottom;
+    function px(t) { return left + (t - minX) / spanX * plotW; }
+    function py(v) { return top + plotH - v / maxY * plotH; }
+    var body = '<line class="axis" x1="' + left + '" y1="' + (top + plotH) + '" x2="' + (w - right) + '" y2="' +
+      (top + plotH) + '"></line><line class="axis" x1="' + left + '" y1="' + top + '" x2="' + left + '" y2="' +
+      (top + plotH) + '"></line>';
+    [0, maxY / 2, maxY].forEach(function (v) {
+      body += text(left - 4, py(v) + 3, 'tick y', tickText(v, unit), 'end');
+    });
+    if (unit !== 'ms') { body += text(left + 4, top + 9, 'axis-label', unit); }
+    var xticks = xs.length > 2 ? [minX, minX + spanX / 2, maxX] : xs;
+    xticks.forEach(function (t, n) {
+      var anchor = n === 0 ? 'start' : n === xticks.length - 1 ? 'end' : 'middle';
+      body += text(px(t), h - bottom + 14, 'tick x', clockTime(t), anchor);
+    });
+    body += text(left + plotW / 2, h - 2, 'axis-label', 'batch time', 'middle');
+    if (stable) { body += stableLine(left, py(stable), w - right, py(stable), stable, w - right - 34, py(stable) - 3); }
     var dots = '';
     for (i = 0; i < ys.length; i++) {
       if (ys[i] < 0) { continue; }
-      var x = pad + (xs[i] - minX) / spanX * (w - pad - 5), y = h - 15 - ys[i] / maxY * (h - 25);
+      var x = px(xs[i]), y = py(ys[i]);
       pts.push(x.toFixed(1) + ',' + y.toFixed(1));
-      if (ys.length <= 300) { dots += '<circle cx="' + x.toFixed(1) + '" cy="' + y.toFixed(1) + '" r="2"></circle>'; }
+      if (ys.length <= 300) {
+        dots += '<circle cx="' + x.toFixed(1) + '" cy="' + y.toFixed(1) + '" r="2.5"><title>' +
+          esc(time(xs[i]) + ': ' + valueText(ys[i], unit)) + '</title></circle>';
+      }
     }
-    return svg(w, h, '<text x="2" y="12">' + esc(num(maxY) + ' ' + unit) + '</text><text x="2" y="' + (h - 3) +
-      '">0</text><polyline class="timeline" data-points="' + pts.length + '" points="' + pts.join(' ') + '">' +
-      '</polyline>' + dots);
+    return svg(w, h, body + '<polyline class="timeline" data-points="' + pts.length + '" points="' +
+      pts.join(' ') + '"></polyline>' + dots);
   }
-  // A histogram of the known values in ten buckets.
-  function histogram(ys) {
-    var w = 220, h = 120, vals = ys.filter(function (v) { return v >= 0; }), max = 0, i;
+  // A histogram of the known values in ten buckets (x: value, y: batches; hover a bar for its range and count).
+  function histogram(ys, unit, stable) {
+    var w = 260, h = 150, left = 30, right = 8, top = 10, bottom = 28, i;
+    var vals = ys.filter(function (v) { return v >= 0; }), max = stable || 0;
     for (i = 0; i < vals.length; i++) { if (vals[i] > max) { max = vals[i]; } }
+    max = axisTop(max, unit);
     var buckets = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
     vals.forEach(function (v) { buckets[max === 0 ? 0 : Math.min(9, Math.floor(v / max * 10))]++; });
-    var top = Math.max.apply(null, buckets) || 1, bars = '';
+    var most = Math.max.apply(null, buckets) || 1, plotW = w - left - right, plotH = h - top - bottom, bars = '';
     for (i = 0; i < 10; i++) {
-      var bh = buckets[i] / top * (h - 25);
-      bars += '<rect class="bar" data-count="' + buckets[i] + '" x="' + (5 + i * 21) + '" y="' + (h - 15 - bh) +
-        '" width="19" height="' + bh + '"></rect>';
+      var bh = buckets[i] / most * plotH;
+      bars += '<rect class="bar" data-count="' + buckets[i] + '" x="' + (left + i * plotW / 10 + 1).toFixed(1) +
+        '" y="' + (top + plotH - bh).toFixed(1) + '" width="' + (plotW / 10 - 2).toFixed(1) + '" height="' +
+        bh.toFixed(1) + '"><title>' + esc(valueText(max * i / 10, unit) + ' to ' + valueText(max * (i + 1) / 10,
+        unit) + ': ' + buckets[i] + ' batches') + '</title></rect>';
     }
-    return svg(w, h, bars + '<text x="5" y="' + (h - 3) + '">0</text><text x="' + (w - 60) + '" y="' + (h - 3) +
-      '">' + esc(num(max)) + '</text>');
+    var body = bars + '<line class="axis" x1="' + left + '" y1="' + (top + plotH) + '" x2="' + (w - right) +
+      '" y2="' + (top + plotH) + '"></line>' + text(left - 4, top + 8, 'tick y', String(most), 'end') +
+      text(left - 4, top + plotH + 3, 'tick y', '0', 'end') + text(left, h - bottom + 14, 'tick x', tickText(0, unit)) +
+      text(w - right, h - bottom + 14, 'tick x', tickText(max, unit) + (unit === 'ms' ? '' : ' ' + unit), 'end') +
+      text(left + plotW / 2, h - 2, 'axis-label', 'batches per value', 'middle');
+    if (stable && max > 0) {
+      var sx = left + stable / max * plotW;
+      body += stableLine(sx, top, sx, top + plotH, stable, sx - 36, top + 8);
+    }
+    return svg(w, h, body);
   }
+  // Output operations done of all, as a bar: green succeeded, red failed, light the one running.
+  function progress(done, failed, running, total) {
+    function part(cls, n) {
+      return n > 0 ? '<span class="' + cls + '" style="width:' + (n / Math.max(1, total) * 100).toFixed(1) +
+        '%"></span>' : '';
+    }
+    return '<span class="progress">' + part('ok', done - failed) + part('bad', failed) + part('run', running) +
+      '</span><span class="progress-text">' + done + '/' + total + (failed > 0 ? ' (' + failed + ' failed)' : '') +
+      '</span>';
+  }
+  // What each figure means, shown when the pointer rests on its name (as Spark's tab explains its figures).
+  var tips = {
+    inputRate: 'Records the input streams received for a batch, per second of the batch interval.',
+    schedulingDelay: 'Time from a batch\'s time until its first job started: how long it waited behind earlier ' +
+      'batches.',
+    processingTime: 'Time from the start of a batch\'s first job to the end of its last. Under the dashed ' +
+      'batch interval line (stable), batches finish before the next one is due.',
+    totalDelay: 'Scheduling delay plus processing time: from the batch\'s time until its last output was done.',
+    records: 'Records the batch\'s input streams received.',
+    outputOps: 'Output operations of the batch done, of all (each runs as its own job); red: failed.'
+  };
+  function tip(key) { return ' <span class="tip" data-tip="' + key + '" title="' + esc(tips[key]) + '">(?)</span>'; }
   function table(id, heads, rows) {
     return '<table id="' + id + '"><thead><tr>' + heads.map(function (x) { return '<th>' + x + '</th>'; }).join('') +
       '</tr></thead><tbody>' + rows.join('') + '</tbody></table>';
@@ -90,8 +171,10 @@
       '<td class="num scheduling-delay" data-ms="' + b.schedulingDelay + '">' + dur(b.schedulingDelay) + '</td>' +
       '<td class="num processing-time" data-ms="' + b.processingTime + '">' + dur(b.processingTime) + '</td>' +
       '<td class="num total-delay" data-ms="' + b.totalDelay + '">' + dur(b.totalDelay) + '</td>' +
-      '<td class="num">' + b.outputOperations + '</td><td class="status ' + esc(b.status) + '">' + esc(b.status) +
-      (b.failedOutputOperations > 0 ? ' (' + b.failedOutputOperations + ' failed)' : '') + '</td></tr>';
+      '<td class="output-ops" data-done="' + b.completedOutputOperations + '" data-total="' + b.outputOperations +
+      '" data-failed="' + b.failedOutputOperations + '" data-running="' + b.runningOutputOperations + '">' +
+      progress(b.completedOutputOperations, b.failedOutputOperations, b.runningOutputOperations,
+        b.outputOperations) + '</td><td class="status ' + esc(b.status) + '">' + esc(b.status) + '</td></tr>';
   }
   // A state checkpoint: its kind, files, bytes and write time; '-' when the batch wrote none.
   function checkpointCell(c) {
@@ -123,8 +206,9 @@
         })) + '</div>';
     }).join('');
   }
-  var batchHeads = ['Batch time', 'Records', 'Input rate (records/s)', 'Scheduling delay', 'Processing time',
-    'Total delay', 'Output ops', 'Status'];
+  var batchHeads = ['Batch time', 'Records' + tip('records'), 'Input rate (records/s)' + tip('inputRate'),
+    'Scheduling delay' + tip('schedulingDelay'), 'Processing time' + tip('processingTime'),
+    'Total delay' + tip('totalDelay'), 'Output ops: done/total' + tip('outputOps'), 'Status'];
 
   function overview() {
     return Promise.all([load('statistics'), load('receivers'), load('batches?status=active'),
@@ -141,9 +225,10 @@
         ['Processing time', 'processingTime', 'avgProcessingTime', 'ms'],
         ['Total delay', 'totalDelay', 'avgTotalDelay', 'ms']];
       html += table('sluice-charts', ['', 'Timeline', 'Histogram'], charts.map(function (c) {
-        return '<tr class="chart" data-series="' + c[1] + '"><td><b>' + c[0] + '</b><br>avg ' +
-          (c[3] === 'ms' ? dur(s[c[2]]) : num(s[c[2]]) + ' ' + c[3]) + '</td><td>' +
-          timeline(x, s.series[c[1]], c[3]) + '</td><td>' + histogram(s.series[c[1]]) + '</td></tr>';
+        var stable = c[1] === 'processingTime' ? s.batchIntervalMs : 0;
+        return '<tr class="chart" data-series="' + c[1] + '"><td><b>' + c[0] + '</b>' + tip(c[1]) + '<br>avg ' +
+          valueText(s[c[2]], c[3]) + '</td><td>' + timeline(x, s.series[c[1]], c[3], stable) + '</td><td>' +
+          histogram(s.series[c[1]], c[3], stable) + '</td></tr>';
       }));
       html += '<h4>Sources and receivers</h4>' + table('sluice-sources', ['Source', 'Id', 'Status',
         'Avg input rate (records/s)', 'Rate limit (records/s)', 'Reconnects', 'Last error'],
@@ -156,8 +241,13 @@
             ': ' + esc(src.lastError) : '') + '</td></tr>';
         }));
       html += stateSection(r[5]);
-      html += '<h4>Active batches (' + active.total + ')</h4>' + table('sluice-active', batchHeads,
-        active.batches.map(batchRow));
+      // As Spark's tab: the batch being processed apart from those queued behind it.
+      var running = active.batches.filter(function (b) { return b.status === 'processing'; });
+      var waiting = active.batches.filter(function (b) { return b.status !== 'processing'; });
+      html += '<h4>Running batches (' + running.length + ')</h4>' + table('sluice-running', batchHeads,
+        running.map(batchRow));
+      html += '<h4>Waiting batches (' + waiting.length + ')</h4>' + table('sluice-waiting', batchHeads,
+        waiting.map(batchRow));
       var pages = Math.max(1, Math.ceil(done.total / done.size));
       html += '<h4>Completed batches (last ' + done.total + ', newest first)</h4>' + table('sluice-completed',
         batchHeads, done.batches.map(batchRow)) + '<div class="pager">Page ' + done.page + ' of ' + pages + ' ' +
@@ -192,11 +282,17 @@
             i.skipped + '</td><td class="num">' + i.repaired + '</td><td class="num">' + num(i.inputRate) +
             '</td></tr>';
         }));
-      html += '<h4>Output operations</h4>' + table('sluice-outputs', ['Id', 'Operation', 'Duration', 'Status'],
-        b.outputOperations.map(function (o) {
-          return '<tr><td>' + o.id + '</td><td>' + esc(o.description) + '</td><td class="num">' + dur(o.duration) +
-            '</td><td class="' + (o.failureReason ? 'failed' : '') + '">' + (o.failureReason ?
-            esc(o.failureReason) : o.endTime >= 0 ? 'succeeded' : 'running') + '</td></tr>';
+      var done = b.outputOperations.filter(function (o) { return o.endTime >= 0; }).length;
+      var failed = b.outputOperations.filter(function (o) { return o.failureReason; }).length;
+      var runningOps = b.outputOperations.filter(function (o) { return o.startTime >= 0 && o.endTime < 0; }).length;
+      html += '<h4>Output operations: <span id="sluice-outputs-progress">' + progress(done, failed, runningOps,
+        b.outputOperations.length) + '</span>' + tip('outputOps') + '</h4>' + table('sluice-outputs',
+        ['Id', 'Operation', 'Started', 'Duration', 'Status'], b.outputOperations.map(function (o) {
+          var state = o.failureReason ? 'failed' : o.endTime >= 0 ? 'succeeded' : o.startTime >= 0 ? 'running' :
+            'waiting';
+          return '<tr data-status="' + state + '"><td>' + o.id + '</td><td>' + esc(o.description) + '</td><td>' +
+            esc(time(o.startTime)) + '</td><td class="num">' + dur(o.duration) + '</td><td class="' + state + '">' +
+            (o.failureReason ? esc(o.failureReason) : state) + '</td></tr>';
         }));
       if (b.state && b.state.length) {
         html += '<h4>State</h4>' + table('sluice-batch-state', ['Operator'].concat(stateHeads),

@@ -11,7 +11,6 @@ import io.sluice.dstream.PairDStream;
 import io.sluice.dstream.Replay;
 import io.sluice.dstream.Settings;
 import io.sluice.dstream.StreamingContext;
-import io.sluice.dstream.StreamingException;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.state.StateSpec;
 import io.sluice.rdd.internal.JobTags;
@@ -184,7 +183,7 @@ class GroupedReplayTest {
         Path recording = recording();
         long failing = BASE + 12_000; // batch 13 (records from 12 s), in the group of batches 11-17
         List<String> seen = new ArrayList<>();
-        StreamingException e = assertThrows(StreamingException.class,
+        org.apache.spark.SparkException e = assertThrows(org.apache.spark.SparkException.class,
                 () -> replay(recording, dir.resolve("out"), 7, seen, String.valueOf(failing + 100)));
         assertTrue(e.getMessage().contains("map at GroupedReplayTest.java:"), e.getMessage());
         assertTrue(e.getMessage().contains("failed at batch " + (failing + 1000) + " ms"), e.getMessage());

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -50,8 +51,11 @@ import scala.Tuple2;
  * on a manual clock, with a receiver that stores three records and stops; then the page must show what a person
  * would check: the charts drawn with a point per batch, the completed batches table with exactly the figures the
  * listener received, a batch's page with its inputs, output operations and Spark jobs, the receiver as stopped,
- * and no error in the browser's console. The run report, opened from its file, shows the same table.
- * Screenshots go to {@code target/streaming-page.png} and {@code target/streaming-batch.png}.
+ * and no error in the browser's console; the charts with time axes, labelled values, hover explanations and the
+ * dashed batch interval on processing time, as Spark's tab has them. The run report, opened from its file, shows
+ * the same table. Then a batch held in its first output shows as running (with its output operations' progress)
+ * and the next as waiting. Screenshots go to {@code target/streaming-page.png}, {@code target/streaming-batch.png}
+ * and {@code target/streaming-running.png}.
  */
 class StreamingPageBrowserTest {
     private static final int BATCHES = 6;
@@ -90,9 +94,14 @@ class StreamingPageBrowserTest {
         WebDriver browser = null;
         try {
             // Each batch's output takes (its number × 40) ms of the manual clock: processing times differ.
+            // The batch after them holds its first output until released: the page shows it running, the next waiting.
+            CountDownLatch release = new CountDownLatch(1);
             DStream<String> words = ssc.generatorStream(1000, 50, 7L);
             words.map(String::length).foreachRDD((rdd, time) -> {
                 rdd.count();
+                if (time.milliseconds() == (BATCHES + 1) * 1000L) {
+                    release.await(120, TimeUnit.SECONDS);
+                }
                 clock.advance(Duration.ofMillis(40 * (time.milliseconds() / 1000)));
             });
             // A stateful operator: the page's State section shows its keys per batch (50 words: 50 keys).
@@ -141,6 +150,27 @@ class StreamingPageBrowserTest {
             int histogram = browser.findElements(By.cssSelector("#sluice-charts tr[data-series=totalDelay] rect.bar"))
                     .stream().mapToInt(r -> Integer.parseInt(r.getAttribute("data-count"))).sum();
             assertEquals(BATCHES, histogram, "the total delay histogram counts every batch");
+            // Time axes with labelled values, a hover explanation per figure, and the dashed batch interval
+            // ("stable") on processing time only, as in Spark's tab.
+            for (WebElement chart : browser.findElements(By.cssSelector("#sluice-charts tr.chart"))) {
+                String series = chart.getAttribute("data-series");
+                assertTrue(chart.findElement(By.cssSelector(".tip")).getAttribute("title").length() > 40, series);
+                List<String> times = chart.findElements(By.cssSelector("td:nth-child(2) svg text.tick.x")).stream()
+                        .map(WebElement::getText).toList();
+                assertEquals(List.of("00:00:01", "00:00:03", "00:00:06"), times.subList(0, 3),
+                        series + ": the batch times of the first, middle and last batch on the time axis");
+                assertEquals(3, chart.findElements(By.cssSelector("td:nth-child(2) svg text.tick.y")).size(), series);
+                assertEquals(BATCHES, chart.findElements(By.cssSelector("circle title")).size(),
+                        series + ": every point explains itself on hover");
+                int stable = series.equals("processingTime") ? 2 : 0; // the timeline's and the histogram's
+                List<WebElement> lines = chart.findElements(By.cssSelector("line.stable"));
+                assertEquals(stable, lines.size(), series);
+                for (WebElement line : lines) {
+                    assertEquals("1000", line.getAttribute("data-ms"), "the batch interval");
+                }
+            }
+            assertEquals("0 ms", browser.findElement(By.cssSelector(
+                    "#sluice-charts tr[data-series=processingTime] svg text.tick.y")).getText());
 
             // The table, newest first, has the listener's figures.
             List<WebElement> rows = browser.findElements(By.cssSelector("#sluice-completed tbody tr"));
@@ -153,6 +183,8 @@ class StreamingPageBrowserTest {
                 assertEquals(String.valueOf(expected.processingDelay()), cell(row, "processing-time").getAttribute("data-ms"));
                 assertEquals(String.valueOf(expected.totalDelay()), cell(row, "total-delay").getAttribute("data-ms"));
                 assertEquals("succeeded", cell(row, "status").getText());
+                int outputs = expected.outputOperationInfos().size();
+                assertEquals(outputs + "/" + outputs, cell(row, "output-ops").getText(), "output ops done of all");
             }
             assertEquals(String.valueOf(BATCHES), browser.findElement(By.id("sluice-completed-count")).getText());
 
@@ -203,6 +235,36 @@ class StreamingPageBrowserTest {
                     "the report lists " + BATCHES + " batches");
             assertEquals(String.valueOf(heard.get(BATCHES - 1).numRecords()), cell(page.findElements(
                     By.cssSelector("#sluice-completed tbody tr")).get(0), "records").getText());
+            assertNoConsoleErrors(browser);
+
+            // Running and waiting batches apart: the next batch holds its first output, the one after it waits.
+            clock.setTime((BATCHES + 1) * 1000L);
+            clock.setTime((BATCHES + 2) * 1000L);
+            browser.get(url);
+            awaitTrue(page, () -> page.findElements(By.cssSelector("#sluice-running tbody tr")).size() == 1
+                    && page.findElements(By.cssSelector("#sluice-waiting tbody tr")).size() == 1,
+                    "one running and one waiting batch");
+            WebElement running = browser.findElement(By.cssSelector("#sluice-running tbody tr"));
+            assertEquals(String.valueOf((BATCHES + 1) * 1000L), running.getAttribute("data-batch"));
+            assertEquals("processing", cell(running, "status").getText());
+            assertEquals("1", cell(running, "output-ops").getAttribute("data-running"), "its first output runs");
+            assertEquals("0/3", cell(running, "output-ops").getText());
+            WebElement waiting = browser.findElement(By.cssSelector("#sluice-waiting tbody tr"));
+            assertEquals(String.valueOf((BATCHES + 2) * 1000L), waiting.getAttribute("data-batch"));
+            assertEquals("queued", cell(waiting, "status").getText());
+            screenshot(browser, "streaming-running.png");
+            browser.get(running.findElement(By.cssSelector("a.batch-link")).getAttribute("href"));
+            awaitTrue(page, () -> !page.findElements(By.cssSelector("#sluice-outputs tbody tr")).isEmpty(),
+                    "the running batch's page");
+            assertEquals(List.of("running", "waiting", "waiting"), browser.findElements(
+                    By.cssSelector("#sluice-outputs tbody tr")).stream().map(r -> r.getAttribute("data-status"))
+                    .toList(), "each output operation's progress");
+            assertEquals("0/3", browser.findElement(By.cssSelector("#sluice-outputs-progress .progress-text"))
+                    .getText());
+            release.countDown();
+            for (int b = 0; b < 2; b++) {
+                assertTrue(completed.poll(60, TimeUnit.SECONDS) != null, "the held batches completed");
+            }
             assertNoConsoleErrors(browser);
         } finally {
             if (browser != null) {

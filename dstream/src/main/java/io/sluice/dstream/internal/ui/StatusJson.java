@@ -150,6 +150,10 @@ public final class StatusJson {
                 .field("processingTime", b.processingDelay())
                 .field("totalDelay", b.totalDelay())
                 .field("outputOperations", b.outputOperationInfos().size())
+                .field("completedOutputOperations", b.outputOperationInfos().values().stream()
+                        .filter(o -> o.endTime() >= 0).count())
+                .field("runningOutputOperations", b.outputOperationInfos().values().stream()
+                        .filter(o -> o.startTime() >= 0 && o.endTime() < 0).count())
                 .field("failedOutputOperations", b.outputOperationInfos().values().stream()
                         .filter(o -> o.failureReason() != null).count())
                 .end();

@@ -1,11 +1,13 @@
 package io.sluice.dstream.internal.ui;
 
 import io.sluice.dstream.scheduler.BatchInfo;
+import io.sluice.dstream.scheduler.OutputOperationInfo;
 import io.sluice.dstream.scheduler.StateOperatorInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.rdd.Time;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,6 +81,28 @@ public final class StreamingStatus implements StreamingListener {
     @Override
     public synchronized void onBatchStarted(BatchStarted event) {
         active.put(event.batchInfo().batchTime(), event.batchInfo());
+    }
+
+    @Override
+    public synchronized void onOutputOperationStarted(OutputOperationStarted event) {
+        outputProgress(event.outputOperationInfo());
+    }
+
+    @Override
+    public synchronized void onOutputOperationCompleted(OutputOperationCompleted event) {
+        outputProgress(event.outputOperationInfo());
+    }
+
+    /** A running batch's output operation started or ended: the page shows each batch's progress as it goes. */
+    private void outputProgress(OutputOperationInfo op) {
+        BatchInfo b = active.get(op.batchTime());
+        if (b == null) {
+            return;
+        }
+        Map<Integer, OutputOperationInfo> ops = new HashMap<>(b.outputOperationInfos());
+        ops.put(op.id(), op);
+        active.put(b.batchTime(), new BatchInfo(b.batchTime(), b.numRecords(), b.skippedRecords(), b.submissionTime(),
+                b.processingStartTime(), b.processingEndTime(), ops, b.inputReports(), b.stateOperatorInfos()));
     }
 
     @Override

@@ -22,7 +22,8 @@ import org.apache.spark.network.util.JavaUtils;
  * @param writeAheadLog whether received blocks are logged before they are acknowledged
  * @param blockQueueSize blocks cut but not yet stored; a full queue makes {@code store} wait
  * @param minFileAgeMillis how long a file must be unmodified before a file stream reads it without seeing it
- *     unchanged in two listings; -1 means one batch interval
+ *     unchanged in two listings; 0 (the default) reads every file in the batch in which it appears, as Spark
+ *     Streaming does for files moved into the directory
  * @param maxBufferedBytes stored bytes of a receiver's blocks no completed batch has taken yet, above which
  *     it stops reading until batches catch up; -1 means half the executor's storage memory
  */
@@ -106,7 +107,7 @@ public record SourceSettings(Duration blockInterval, long receiverMaxRate, boole
                 r.duration(CONNECT_TIMEOUT, null, "10s"),
                 Boolean.parseBoolean(r.get(WRITE_AHEAD_LOG, "spark.streaming.receiver.writeAheadLog.enable", "false")),
                 (int) r.longValue(BLOCK_QUEUE_SIZE, "spark.streaming.blockQueueSize", 10),
-                conf.apply(MIN_FILE_AGE) == null ? -1 : r.duration(MIN_FILE_AGE, null, "0").toMillis(),
+                r.duration(MIN_FILE_AGE, null, "0").toMillis(),
                 conf.apply(MAX_BUFFERED_BYTES) == null ? -1 : r.bytes(MAX_BUFFERED_BYTES));
     }
 

@@ -46,6 +46,12 @@ public final class Sources {
         return added(ReceiverSource.lines(receiverFor, detail, this::tracker));
     }
 
+    /** A source of the records in the serialized frames a receiver (made at start) stores ({@code rawSocketStream}). */
+    public synchronized <T> ReceiverSource<T> serialized(Function<SourceSettings, Receiver<byte[]>> receiverFor,
+            String detail) {
+        return added(ReceiverSource.serialized(receiverFor, detail, this::tracker));
+    }
+
     private <T> ReceiverSource<T> added(ReceiverSource<T> source) {
         receivers.add(source);
         return source;

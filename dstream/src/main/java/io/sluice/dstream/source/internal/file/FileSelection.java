@@ -18,10 +18,12 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * Spark), so it is tested directly.
  *
  * <p>Batch t takes the files of the directory's listing at t that no earlier batch took, that are newer than
- * the start when only new files are wanted, and that are stable: not modified after t, and either not modified
- * for {@code minFileAge} or unchanged (length and modification time) since the previous batch's listing. A file
- * that is moved into place (the recommended way) is usually taken at once; one written in place waits until it
- * stops changing. Names of files in progress ({@code _COPYING_}, hidden, temporary) are ignored by the caller.
+ * the start when only new files are wanted, that were not modified after t, and, when {@code minFileAge} is set,
+ * that are stable: not modified for {@code minFileAge} or unchanged (length and modification time) since the
+ * previous batch's listing. With the default of 0 a file is taken by the first batch at or after its modification
+ * time, as Spark Streaming takes it (files are to be moved into the directory when complete); with an age, a
+ * file written in place waits until it stops changing. Names of files in progress ({@code _COPYING_}, hidden,
+ * temporary) are ignored by the caller.
  *
  * <p>The taken set is the source's saved position: {@link #positionAfter} writes the files of batch t and every
  * file taken up to t in a versioned text form; {@link #restore} reads positions back after a restart. A file

@@ -62,9 +62,7 @@ public final class FileSource<T> implements InputSource<T> {
         name = context.name();
         settings = SourceSettings.from(context);
         reader = readerFor.apply(settings);
-        long minAge = settings.minFileAgeMillis() >= 0 ? settings.minFileAgeMillis()
-                : context.grid().step().toMillis();
-        FileSelection s = new FileSelection(minAge, Long.MIN_VALUE);
+        FileSelection s = new FileSelection(settings.minFileAgeMillis(), Long.MIN_VALUE);
         NavigableMap<Time, String> positions = context.restoredPositions();
         if (!positions.isEmpty()) {
             s.restore(positions);

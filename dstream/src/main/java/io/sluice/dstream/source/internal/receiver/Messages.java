@@ -45,12 +45,15 @@ final class Messages {
     record Buffered(int streamId) implements Serializable {
     }
 
-    /** Supervisor to tracker: something listeners should hear (kind: started, stopped, error, reconnected). */
-    record Event(int streamId, String kind, String message) implements Serializable {
+    /**
+     * Supervisor to tracker: something listeners should hear (kind: started, stopped, error, reconnected, moving);
+     * {@code error} is the stack trace of the error reported with it, or empty.
+     */
+    record Event(int streamId, String kind, String message, String error) implements Serializable {
     }
 
     /** Supervisor to tracker: the receiver stopped because of bad input or an error; the next batch fails. */
-    record Failed(int streamId, String message) implements Serializable {
+    record Failed(int streamId, String message, String error) implements Serializable {
     }
 
     /** Tracker to supervisor (ask): stop the receiver, store what it buffered unless {@code drop}, then reply. */

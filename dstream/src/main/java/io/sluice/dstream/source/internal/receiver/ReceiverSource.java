@@ -87,6 +87,15 @@ public final class ReceiverSource<T> implements InputSource<T> {
         return new ReceiverSource<>(receiverFor::apply, BlockFormat.PACKED_LINES, detail, trackerOf);
     }
 
+    /**
+     * A stream of the records in the frames a receiver stores ({@code byte[]}s each holding a serialization
+     * stream), deserialized as tasks read them.
+     */
+    public static <T> ReceiverSource<T> serialized(Function<SourceSettings, Receiver<byte[]>> receiverFor,
+            String detail, Function<SourceContext, ReceiverTracker> trackerOf) {
+        return new ReceiverSource<>(receiverFor::apply, BlockFormat.SERIALIZED, detail, trackerOf);
+    }
+
     private ReceiverSource(Function<SourceSettings, Receiver<?>> receiverFor, BlockFormat format, String detail,
             Function<SourceContext, ReceiverTracker> trackerOf) {
         this.receiverFor = receiverFor;

@@ -216,7 +216,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
     @Override
     public void reportError(String message, Throwable error) {
         LOG.warn("{}: {}", spec.source(), message, error);
-        event("error", message + (error == null ? "" : ": " + error));
+        event("error", message + (error == null ? "" : ": " + error), error);
     }
 
     @Override
@@ -226,7 +226,8 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         }
         state = State.RESTARTING;
         Duration wait = delay != null ? delay : backoff();
-        event("error", message + (error == null ? "" : ": " + error) + "; restarting in " + wait.toMillis() + " ms");
+        event("error", message + (error == null ? "" : ": " + error) + "; restarting in " + wait.toMillis() + " ms",
+                error);
         restarter.execute(() -> {
             safely(receiver::onStop, "onStop");
             restarter.schedule(() -> startReceiver(true), wait.toMillis(), TimeUnit.MILLISECONDS);
@@ -242,7 +243,8 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         Thread t = new Thread(() -> {
             terminate();
             if (error != null) {
-                driver.send(new Messages.Failed(spec.streamId(), message + ": " + error.getMessage()));
+                driver.send(new Messages.Failed(spec.streamId(), message + ": " + error.getMessage(),
+                        stackTrace(error)));
             } else {
                 event("stopped", message);
             }
@@ -399,11 +401,21 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
     }
 
     private void event(String kind, String message) {
+        event(kind, message, null);
+    }
+
+    private void event(String kind, String message, Throwable error) {
         try {
-            driver.send(new Messages.Event(spec.streamId(), kind, message));
+            driver.send(new Messages.Event(spec.streamId(), kind, message, error == null ? "" : stackTrace(error)));
         } catch (RuntimeException e) {
             LOG.warn("{}: could not tell the driver '{} {}'", spec.source(), kind, message, e);
         }
+    }
+
+    private static String stackTrace(Throwable error) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        error.printStackTrace(new java.io.PrintWriter(out));
+        return out.toString();
     }
 
     private void safely(Runnable r, String what) {

@@ -3,6 +3,7 @@ package io.sluice.dstream.source.internal.receiver;
 import io.sluice.dstream.Clock;
 import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.receiver.Receiver;
+import io.sluice.dstream.scheduler.ReceiverInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.rdd.ExecutorLocation;
 import io.sluice.rdd.Time;
@@ -46,6 +47,8 @@ public final class ReceiverTracker {
     private final String name = "sluice-receiver-tracker-" + INSTANCES.incrementAndGet();
     private final List<ReceiverStream> streams = new ArrayList<>();
     private final Map<Integer, Thread> jobs = new ConcurrentHashMap<>();
+    private final Map<Integer, String> hosts = new ConcurrentHashMap<>(); // by stream id, from its last registration
+    private final Map<Integer, ReceiverInfo> infos = new ConcurrentHashMap<>(); // by stream id: what listeners heard
     private final java.util.concurrent.ExecutorService cleaner = java.util.concurrent.Executors.newSingleThreadExecutor(
             r -> {
                 Thread t = new Thread(r, "sluice-receiver-log-cleaner");
@@ -298,7 +301,7 @@ public final class ReceiverTracker {
             } catch (RuntimeException e) {
                 if (!stopping) {
                     LOG.warn("The job running {} failed; relaunching it", s.source(), e);
-                    post(s, "error", "the receiver's task failed, relaunching it: " + e.getMessage());
+                    post(s, "error", "the receiver's task failed, relaunching it: " + e.getMessage(), e.toString());
                 }
             }
         }
@@ -358,12 +361,12 @@ public final class ReceiverTracker {
             } else if (m.kind().equals("stopped")) {
                 s.finish(null);
             }
-            post(s, m.kind(), m.message());
+            post(s, m.kind(), m.message(), m.error());
         } else if (message instanceof Messages.Failed m) {
             ReceiverStream s = stream(m.streamId());
             s.finish(m.message());
             LOG.error("{} stopped: {}", s.source(), m.message());
-            post(s, "error", m.message());
+            post(s, "error", m.message(), m.error());
         }
     }
 
@@ -375,6 +378,7 @@ public final class ReceiverTracker {
                 return;
             }
             s.supervisor(m.supervisor(), m.executorId());
+            hosts.put(m.streamId(), m.host());
             // Above the logged blocks' generations too: a restarted driver's counter starts again, and a batch run
             // again reads its logged blocks by id from the block manager before the log.
             int generation = GENERATIONS.updateAndGet(g -> Math.max(g, s.newestLoggedGeneration()) + 1);
@@ -396,8 +400,29 @@ public final class ReceiverTracker {
         }
     }
 
-    private void post(ReceiverStream s, String kind, String message) {
-        listeners.accept(new StreamingListener.ReceiverEvent(s.source(), kind, message, clock.millis()));
+    /** {@code error}: the reported error's stack trace, or empty. */
+    private void post(ReceiverStream s, String kind, String message, String error) {
+        long now = clock.millis();
+        ReceiverInfo info = infos.compute(s.streamId(), (id, before) -> next(s, before, kind, message, error, now));
+        listeners.accept(new StreamingListener.ReceiverEvent(s.source(), kind, message, now, info));
+    }
+
+    /** The receiver's state after an event, from its state before (null before its first event). */
+    private ReceiverInfo next(ReceiverStream s, ReceiverInfo before, String kind, String message, String error,
+            long now) {
+        String executor = s.executorId() != null ? s.executorId() : before == null ? "" : before.executorId();
+        String host = hosts.getOrDefault(s.streamId(), "");
+        boolean active = switch (kind) {
+            case "started", "reconnected" -> true;
+            case "stopped", "moving" -> false;
+            default -> before != null && before.active() && !s.finished();
+        };
+        if (kind.equals("error")) {
+            return new ReceiverInfo(s.streamId(), s.source(), active, host, executor, message, error, now);
+        }
+        return before == null ? new ReceiverInfo(s.streamId(), s.source(), active, host, executor, "", "", -1)
+                : new ReceiverInfo(s.streamId(), s.source(), active, host, executor, before.lastErrorMessage(),
+                        before.lastError(), before.lastErrorTime());
     }
 
     /** For diagnostics: the batch a block was allocated to is decided by {@link ReceiverStream#allocate(Time)}. */
