@@ -8,6 +8,7 @@ import io.sluice.recovery.internal.CheckpointStore;
 import io.sluice.recovery.internal.HadoopCheckpointStorage;
 import io.sluice.recovery.internal.StateCheckpoint;
 import io.sluice.recovery.internal.StateFile;
+import io.sluice.state.internal.HeapBackend;
 import io.sluice.state.internal.StateLoader;
 import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.checkpoint.StateCheckpointJob;
@@ -89,7 +90,7 @@ public final class BootstrapWriter {
         long at = batch.milliseconds();
         return op.entries().partitionBy(op.partitioner()).mapPartitions(
                 (Iterator<Tuple2<Object, StateEntry<Object>>> entries) -> {
-                    StateLoader<Object, Object> loader = new StateLoader<>(1024, timed);
+                    StateLoader<Object, Object> loader = HeapBackend.INSTANCE.loader(1024, timed);
                     while (entries.hasNext()) {
                         Tuple2<Object, StateEntry<Object>> e = entries.next();
                         long lastUpdate = e._2().lastUpdate().milliseconds();

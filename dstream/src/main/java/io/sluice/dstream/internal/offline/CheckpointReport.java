@@ -4,6 +4,7 @@ import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.StateCheckpoint;
 import io.sluice.recovery.internal.StateFile;
+import io.sluice.state.internal.HeapBackend;
 import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.checkpoint.StatePartitionFiles;
 import java.io.IOException;
@@ -98,7 +99,7 @@ public final class CheckpointReport {
             String partKeys;
             try {
                 StateVersion<Object, Object> v = StatePartitionFiles.read(directory.storage().fileSystem(),
-                        directory.storage().root(), chain);
+                        directory.storage().root(), chain, HeapBackend.INSTANCE);
                 keys += v.size();
                 partKeys = String.valueOf(v.size());
             } catch (IOException | RuntimeException e) {

@@ -5,6 +5,7 @@ import io.sluice.dstream.StateEntry;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.StateCheckpoint;
 import io.sluice.recovery.internal.StateFile;
+import io.sluice.state.internal.HeapBackend;
 import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.checkpoint.RestoredStateRDD;
 import java.util.ArrayList;
@@ -104,7 +105,8 @@ public final class OfflineStateReader {
             chains.add(state.chainOf(p));
         }
         RestoredStateRDD<K, S> rdd = new RestoredStateRDD<>(sc.sc(), directory.storage().root().toString(), conf,
-                state.operatorId(), "'" + state.operatorId() + "'", state.time(), chains, false, null, null, null);
+                state.operatorId(), "'" + state.operatorId() + "'", state.time(), chains, false, null, null,
+                HeapBackend.INSTANCE, null);
         return new JavaRDD<>(rdd, ClassTag$.MODULE$.apply(StateVersion.class));
     }
 
