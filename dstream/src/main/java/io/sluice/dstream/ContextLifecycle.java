@@ -299,6 +299,7 @@ final class ContextLifecycle {
                 }
                 scheduler.stop(gracefully, timeout, sources::hasPendingInput);
                 sources.release();
+                graph.release();
                 if (shutdownHook != null && !stoppingFromHook) {
                     shutdownHook.remove();
                 }

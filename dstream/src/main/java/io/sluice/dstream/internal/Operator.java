@@ -141,6 +141,17 @@ public abstract class Operator<T> {
         }
     }
 
+    /**
+     * Forgets (and unpersists) every RDD this operator keeps: the context stopped. State held outside Spark's
+     * blocks (an executor's RocksDB files) is released once its versions are gone.
+     */
+    final void release() {
+        Time end = Time.ofMillis(Long.MAX_VALUE);
+        generated.forgetThrough(end);
+        batchDone(end);
+        forgetOlderThan(end);
+    }
+
     /** Hook for operators that hold resources only while the batch at {@code time} runs (it has completed). */
     protected void batchDone(Time time) {
     }

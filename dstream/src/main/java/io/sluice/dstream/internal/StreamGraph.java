@@ -113,6 +113,11 @@ public final class StreamGraph {
         return reports;
     }
 
+    /** Forgets every RDD the operators keep (the context stopped; the SparkContext may go on). */
+    public void release() {
+        operators.forEach(Operator::release);
+    }
+
     public void clearOlderThanNeeded(Time time) {
         for (OutputOperation<?> out : outputs) {
             out.parent().clearOlderThanNeeded(time);

@@ -26,7 +26,7 @@ import scala.Tuple2;
  * counts every key once more in the batches after: run by {@link StateBeyondMemoryTest} in a JVM of a small heap.
  * Prints, per batch, its time, the keys in state, the state's bytes on the heap and on disk, the heap in use after
  * a collection and the wall-clock time since the batch before; "done" and the last batch's output checks, or "failed: " and the error.
- * Arguments: backend, keys, new keys per batch, batches over existing keys.
+ * Arguments: backend, keys, new keys per batch, batches over existing keys, Spark's local directory.
  */
 public final class LargeStateApp {
     static final Duration INTERVAL = Duration.ofSeconds(1);
@@ -49,6 +49,7 @@ public final class LargeStateApp {
                 .conf("spark.driver.host", "127.0.0.1")
                 .conf("spark.driver.bindAddress", "127.0.0.1")
                 .conf(StateBackends.SETTING, backend)
+                .conf("spark.local.dir", args[4])
                 .build();
         context.sparkContext().setLogLevel("ERROR");
         Queue<JavaRDD<String>> batches = new ArrayDeque<>();

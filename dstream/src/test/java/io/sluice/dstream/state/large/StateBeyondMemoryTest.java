@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.testing.ChildJvm;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,10 +40,16 @@ class StateBeyondMemoryTest {
     }
 
     private List<String> run(String backend) throws Exception {
+        Path local = Files.createDirectories(dir.resolve("local-" + backend));
         try (ChildJvm app = ChildJvm.start(LargeStateApp.class, JVM, List.of(backend, String.valueOf(KEYS),
-                String.valueOf(PER_BATCH), String.valueOf(REVISITS)), dir.resolve(backend + ".log"))) {
+                String.valueOf(PER_BATCH), String.valueOf(REVISITS), local.toString()), dir.resolve(backend + ".log"))) {
             app.awaitLine(l -> l.startsWith("done ") || l.startsWith("failed: "), 600);
             app.awaitExit(60);
+            List<String> stores;
+            try (Stream<Path> files = Files.walk(local)) {
+                stores = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("sluice-state")).toList();
+            }
+            assertEquals(List.of(), stores, "the RocksDB stores are deleted when the context stops");
             return new ArrayList<>(app.seen());
         }
     }
