@@ -30,6 +30,10 @@ public interface BatchWorkload extends Workload {
     default void beforeStart(JavaSparkContext sc) throws Exception {
     }
 
+    /** Runs on the driver once every batch completed, before the context stops (e.g. to read the final state). */
+    default void afterBatches() throws Exception {
+    }
+
     /** Builds the pipeline on Sluice, up to and including its output operation. */
     void sluice(DStream<String> input);
 

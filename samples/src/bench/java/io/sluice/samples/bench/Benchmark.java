@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Runs the selected workloads on Sluice and on Spark Streaming, each side in its own forked JVM with the same
+ * Runs the selected workloads on Sluice and on Spark Streaming (Flink for the rows against it), each side in its own
+ * forked JVM with the same
  * flags (the add-opens this JVM got, and a 4 GB heap committed and touched at start, so that no batch pays the
  * kernel's first-touch page faults of a growing heap: they made batch times swing by 2x), the two sides one
  * after the other for every workload (a {@link ScalingWorkload}'s steps, on Sluice alone, one after the
@@ -23,7 +24,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>System properties: {@code workloads} (comma-separated ids, default all), {@code bench.batches}, {@code
  * bench.warmup}, {@code bench.interval.ms} (see {@link BenchSettings}), {@code bench.report} (the
- * performance.md to update), {@code bench.logs} (directory for each forked JVM's output).
+ * performance.md to update), {@code bench.logs} (directory for each forked JVM's output), {@code bench.flink.home}
+ * (bench-flink's build output, for the Flink side); other {@code bench.*} properties go on to the forked JVMs.
  */
 public final class Benchmark {
     private static final List<String> HEAP = List.of("-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch");
@@ -44,8 +46,8 @@ public final class Benchmark {
                 rows.add(scaling.measure(step -> fork(step, Side.SLUICE, settings, logs)));
             } else {
                 Measurement sluice = fork(w, Side.SLUICE, settings, logs);
-                Measurement spark = fork(w, Side.SPARK_STREAMING, settings, logs);
-                rows.add(new Row(w, sluice, spark));
+                Measurement baseline = fork(w, w.baseline(), settings, logs);
+                rows.add(new Row(w, sluice, baseline));
             }
         }
         System.out.println();
@@ -70,8 +72,13 @@ public final class Benchmark {
             }
         }
         command.addAll(List.of(settings.asJvmArguments()));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), SideRunner.class.getName(), w.id(),
-                side.name()));
+        command.addAll(workloadProperties());
+        if (side == Side.FLINK) {
+            command.addAll(((FlinkComparison) w).flinkMainAndArguments(settings));
+        } else {
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), SideRunner.class.getName(), w.id(),
+                    side.name()));
+        }
         Path log = logs.resolve(w.id() + "-" + side.name().toLowerCase() + ".log");
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(w.environment(logs));
@@ -80,7 +87,7 @@ public final class Benchmark {
         AtomicReference<Measurement> result = new AtomicReference<>();
         Thread reader = new Thread(() -> copyOutput(process, log, result), "bench-output-" + w.id());
         reader.start();
-        long limit = settings.interval().multipliedBy(settings.batches() + 20L).toSeconds() + 180;
+        long limit = w.timeout(settings).toSeconds();
         if (!process.waitFor(limit, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor();
             reader.join();
@@ -96,6 +103,15 @@ public final class Benchmark {
         System.out.println(w.id() + " on " + side.label() + ": " + w.figure().format(m.value()) + " ("
                 + m.detail() + "; " + m.outputDigest() + ")");
         return m;
+    }
+
+    /** This JVM's workload-specific bench.* properties (e.g. bench.w8.keys), for the forked JVMs. */
+    private static List<String> workloadProperties() {
+        List<String> own = List.of("bench.batches", "bench.warmup", "bench.interval.ms", "bench.report", "bench.logs",
+                FlinkComparison.FLINK_HOME);
+        return System.getProperties().stringPropertyNames().stream()
+                .filter(k -> k.startsWith("bench.") && !own.contains(k)).sorted()
+                .map(k -> "-D" + k + "=" + System.getProperty(k)).toList();
     }
 
     /** Copies the forked JVM's output to its log, keeping the measurement line. */
@@ -115,7 +131,7 @@ public final class Benchmark {
     }
 
     static void printTable(List<Row> rows) {
-        String[] header = {"workload", "figure", "Sluice", "Spark Streaming", "ratio", "target", "result"};
+        String[] header = {"workload", "figure", "Sluice", "Spark Streaming (or Flink)", "ratio", "target", "result"};
         List<String[]> table = new ArrayList<>();
         table.add(header);
         for (Row row : rows) {

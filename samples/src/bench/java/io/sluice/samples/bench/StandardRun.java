@@ -103,6 +103,7 @@ public final class StandardRun {
             });
             ssc.start();
             times.await(timeout);
+            workload.afterBatches();
         } finally {
             ssc.stop(true, false);
         }
@@ -142,6 +143,7 @@ public final class StandardRun {
             });
             ssc.start();
             times.await(timeout);
+            workload.afterBatches();
         } finally {
             ssc.stop(true, false);
         }

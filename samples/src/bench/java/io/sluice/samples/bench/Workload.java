@@ -29,6 +29,16 @@ public interface Workload {
         return Map.of();
     }
 
+    /** The engine Sluice is measured against: Spark Streaming, unless the workload says otherwise. */
+    default Side baseline() {
+        return Side.SPARK_STREAMING;
+    }
+
+    /** How long one side's forked JVM may take before the benchmark kills it and fails the workload. */
+    default java.time.Duration timeout(BenchSettings settings) {
+        return settings.interval().multipliedBy(settings.batches() + 20L).plusSeconds(180);
+    }
+
     /** Measures one side in this JVM (the benchmark forks one JVM per side and workload). */
     Measurement run(Side side, BenchSettings settings) throws Exception;
 }

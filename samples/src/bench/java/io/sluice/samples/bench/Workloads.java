@@ -13,6 +13,8 @@ public final class Workloads {
             new MapWithStateWorkload(),
             new MapWithStateLargeStateWorkload(),
             new StateMemoryWorkload(),
+            FlinkComparison.heap(),
+            FlinkComparison.rocksDb(),
             new UpdateStateWorkload(),
             WindowedCounts.w4(),
             WindowedCounts.w4Window60(),

@@ -56,6 +56,21 @@ class WorkloadsTest {
     }
 
     @Test
+    void aRowAgainstFlinkNamesFlinkAndFailsWhenItsRunningCountsDiffer() {
+        Workload w2f = Workloads.byId("W2f");
+        assertEquals(Side.FLINK, w2f.baseline());
+        assertEquals(Side.SPARK_STREAMING, Workloads.byId("W2").baseline());
+        String check = "records per batch 400000 400000, keys 199000, sum of running counts 1234";
+        Row row = new Row(w2f, new Measurement(2_400_000, check, ""), new Measurement(1_500_000, check, ""));
+        assertEquals("Flink 2.3.0: 1,500 k records/s", row.cells()[4]);
+        assertEquals("pass", row.result());
+        assertEquals("FAIL (outputs differ)", new Row(w2f, new Measurement(2_400_000, check, ""),
+                new Measurement(1_500_000, check.replace("1234", "1233"), "")).result());
+        assertEquals("FAIL", new Row(Workloads.byId("W2r"), new Measurement(400_000, check, ""),
+                new Measurement(250_000, check, "")).result());
+    }
+
+    @Test
     void selectsTheListedWorkloadsInOrderOrAll() {
         assertEquals(List.of("W1", "W0"), Workloads.select(" w1, W0,W1").stream().map(Workload::id).toList());
         assertEquals(Workloads.all(), Workloads.select(""));
