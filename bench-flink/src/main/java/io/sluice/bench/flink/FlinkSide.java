@@ -47,13 +47,13 @@ public final class FlinkSide {
             throw new IllegalArgumentException("need at least one repetition, got " + repetitions);
         }
         Path work = Files.createTempDirectory("sluice-bench-flink-");
-        try {
-            KeyedRunningCount.Run warmUp = KeyedRunningCount.run(input, backend, work);
+        try (KeyedRunningCount counting = new KeyedRunningCount(backend, work)) {
+            KeyedRunningCount.Run warmUp = counting.run(input);
             report("warm-up", warmUp);
             List<String> figures = new ArrayList<>();
             double best = 0;
             for (int r = 1; r <= repetitions; r++) {
-                KeyedRunningCount.Run run = KeyedRunningCount.run(input, backend, work);
+                KeyedRunningCount.Run run = counting.run(input);
                 report("repetition " + r, run);
                 if (!run.check().equals(warmUp.check())) {
                     throw new IllegalStateException("Flink " + backend + ": repetition " + r + " gave '" + run.check()

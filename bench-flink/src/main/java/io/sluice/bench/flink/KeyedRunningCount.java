@@ -11,18 +11,26 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.util.Collector;
 
 /**
  * W2's pipeline on Flink: the records of {@link W2Records} (a parallel sequence mapped to (batch, word)) → key by
  * the word → the running count per key in keyed {@code ValueState<Long>}, emitting (batch, new count) per record →
- * {@link TallySink}. Parallelism 2 on a local MiniCluster in this JVM, every address on 127.0.0.1, no checkpoints
- * (Flink's defaults otherwise).
+ * {@link TallySink}. Parallelism 2 on a MiniCluster in this JVM (one task manager with 2 slots, every address on
+ * 127.0.0.1) that runs every job of this object one after the other, as a long-lived cluster would; no checkpoints,
+ * Flink's defaults otherwise. Close it to stop the cluster (it waits until the cluster has stopped).
  */
-final class KeyedRunningCount {
+final class KeyedRunningCount implements AutoCloseable {
     static final int PARALLELISM = 2;
+
+    private final StateBackend backend;
+    private final Configuration settings;
+    private final MiniCluster cluster;
 
     /**
      * One run's figures: the processing time (first source subtask start to last sink end of input), the job's net
@@ -35,22 +43,30 @@ final class KeyedRunningCount {
         }
     }
 
-    private KeyedRunningCount() {
+    /** Starts the cluster, with {@code backend} for keyed state and Flink's temporary files under {@code workDir}. */
+    KeyedRunningCount(StateBackend backend, Path workDir) throws Exception {
+        this.backend = backend;
+        this.settings = settings(backend, workDir);
+        this.cluster = new MiniCluster(new MiniClusterConfiguration.Builder().setConfiguration(settings)
+                .setNumTaskManagers(1).setNumSlotsPerTaskManager(PARALLELISM).build());
+        cluster.start();
     }
 
-    /** Runs the job once over {@code input} on {@code backend}, with Flink's temporary files under {@code workDir}. */
-    static Run run(W2Records input, StateBackend backend, Path workDir) throws Exception {
+    /** Runs the job once over {@code input}, from empty state. */
+    Run run(W2Records input) throws Exception {
         String run = UUID.randomUUID().toString();
         Tally.open(run, input.batches());
         try {
-            StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(PARALLELISM,
-                    settings(backend, workDir));
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
+            env.setParallelism(PARALLELISM);
             env.fromSequence(0, input.total() - 1)
                     .map(new ToRecord(input, run)).returns(Types.TUPLE(Types.INT, Types.STRING))
                     .keyBy(record -> record.f1, Types.STRING)
                     .process(new Count(run)).returns(Types.TUPLE(Types.INT, Types.LONG))
                     .sinkTo(new TallySink(run, input.batches()));
-            JobExecutionResult result = env.execute("W2 keyed running count, " + backend + " state");
+            StreamGraph graph = env.getStreamGraph();
+            graph.setJobName("W2 keyed running count, " + backend + " state");
+            JobExecutionResult result = cluster.executeJobBlocking(graph.getJobGraph());
             Tally tally = Tally.of(run);
             if (tally.flushedWriters() != PARALLELISM) {
                 throw new IllegalStateException("Flink " + backend + ": " + tally.flushedWriters() + " of " + PARALLELISM
@@ -61,6 +77,11 @@ final class KeyedRunningCount {
         } finally {
             Tally.close(run);
         }
+    }
+
+    @Override
+    public void close() throws Exception {
+        cluster.closeAsync().get();
     }
 
     /** Loopback only: the MiniCluster's RPC, blob server and REST endpoint bind to 127.0.0.1. */

@@ -19,7 +19,10 @@ class KeyedRunningCountTest {
     @EnumSource(StateBackend.class)
     void countsEveryRecordOfEveryBatchOnceAndEmitsOneToNPerKey(StateBackend backend, @TempDir Path work)
             throws Exception {
-        KeyedRunningCount.Run run = KeyedRunningCount.run(INPUT, backend, work);
+        KeyedRunningCount.Run run;
+        try (KeyedRunningCount counting = new KeyedRunningCount(backend, work)) {
+            run = counting.run(INPUT);
+        }
 
         assertEquals(expectedCheck(INPUT), run.check(), backend + " state");
         assertEquals(12_000, run.records());

@@ -1,7 +1,9 @@
 package io.sluice.samples.bench;
 
 import io.sluice.dstream.DStream;
+import java.util.List;
 import java.util.Map;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.streaming.api.java.JavaDStream;
 
@@ -15,6 +17,11 @@ public interface BatchWorkload extends Workload {
     long recordsPerBatch();
 
     int keys();
+
+    /** The input RDDs, one per batch: the standard input ({@link BenchRecords}) unless the workload has its own. */
+    default List<JavaRDD<String>> input(JavaSparkContext sc, BenchSettings settings) {
+        return BenchRecords.batches(sc, settings.batches(), settings.inputPartitions(), recordsPerBatch(), keys());
+    }
 
     /** Whether both sides get a checkpoint directory (Spark Streaming requires one for state). */
     default boolean needsCheckpointDirectory() {

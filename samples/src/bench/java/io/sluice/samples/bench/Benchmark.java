@@ -9,6 +9,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -28,8 +29,6 @@ import java.util.concurrent.atomic.AtomicReference;
  * (bench-flink's build output, for the Flink side); other {@code bench.*} properties go on to the forked JVMs.
  */
 public final class Benchmark {
-    private static final List<String> HEAP = List.of("-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch");
-
     private Benchmark() {
     }
 
@@ -44,6 +43,8 @@ public final class Benchmark {
         for (Workload w : workloads) {
             if (w instanceof ScalingWorkload scaling) {
                 rows.add(scaling.measure(step -> fork(step, Side.SLUICE, settings, logs)));
+            } else if (w instanceof LargeStateWorkload large) {
+                rows.add(large.measure((step, limit) -> forkOnce(step, Side.SLUICE, settings, logs, limit), settings));
             } else {
                 Measurement sluice = fork(w, Side.SLUICE, settings, logs);
                 Measurement baseline = fork(w, w.baseline(), settings, logs);
@@ -63,9 +64,23 @@ public final class Benchmark {
 
     private static Measurement fork(Workload w, Side side, BenchSettings settings, Path logs)
             throws IOException, InterruptedException {
+        Forked forked = forkOnce(w, side, settings, logs, w.timeout(settings));
+        if (forked.failure() != null) {
+            throw new IllegalStateException(w.id() + " on " + side.label() + " failed (" + forked.failure()
+                    + "); its output is in " + forked.log());
+        }
+        Measurement m = forked.measurement();
+        System.out.println(w.id() + " on " + side.label() + ": " + w.figure().format(m.value()) + " ("
+                + m.detail() + "; " + m.outputDigest() + ")");
+        return m;
+    }
+
+    /** Runs one side in its own JVM (at most {@code limit}) and returns what it measured or why it failed. */
+    private static Forked forkOnce(Workload w, Side side, BenchSettings settings, Path logs, Duration limit)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(HEAP);
+        command.addAll(w.heapFlags());
         for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             if (arg.startsWith("--add-opens")) {
                 command.add(arg);
@@ -82,27 +97,25 @@ public final class Benchmark {
         Path log = logs.resolve(w.id() + "-" + side.name().toLowerCase() + ".log");
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(w.environment(logs));
+        long start = System.nanoTime();
         Process process = builder.start();
         process.getOutputStream().close();
         AtomicReference<Measurement> result = new AtomicReference<>();
         Thread reader = new Thread(() -> copyOutput(process, log, result), "bench-output-" + w.id());
         reader.start();
-        long limit = w.timeout(settings).toSeconds();
-        if (!process.waitFor(limit, TimeUnit.SECONDS)) {
+        boolean ended = process.waitFor(limit.toSeconds(), TimeUnit.SECONDS);
+        if (!ended) {
             process.destroyForcibly().waitFor();
-            reader.join();
-            throw new IllegalStateException(w.id() + " on " + side.label() + " did not finish within " + limit
-                    + " s; its output is in " + log);
         }
         reader.join();
-        if (process.exitValue() != 0 || result.get() == null) {
-            throw new IllegalStateException(w.id() + " on " + side.label() + " failed (exit " + process.exitValue()
-                    + "); its output is in " + log);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (!ended) {
+            return new Forked(null, "did not finish within " + limit.toSeconds() + " s", seconds, log);
         }
-        Measurement m = result.get();
-        System.out.println(w.id() + " on " + side.label() + ": " + w.figure().format(m.value()) + " ("
-                + m.detail() + "; " + m.outputDigest() + ")");
-        return m;
+        if (process.exitValue() != 0 || result.get() == null) {
+            return new Forked(null, Forked.failureIn(log, process.exitValue()), seconds, log);
+        }
+        return new Forked(result.get(), null, seconds, log);
     }
 
     /** This JVM's workload-specific bench.* properties (e.g. bench.w8.keys), for the forked JVMs. */

@@ -34,6 +34,16 @@ public interface Workload {
         return Side.SPARK_STREAMING;
     }
 
+    /** The heap flags of this workload's forked JVMs: a 4 GB heap committed and touched at start, unless it says otherwise. */
+    default java.util.List<String> heapFlags() {
+        return java.util.List.of("-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch");
+    }
+
+    /** The workloads measured in their own forked JVMs to make this one's row ({@link ScalingWorkload}, W8); usually none. */
+    default java.util.List<Workload> steps() {
+        return java.util.List.of();
+    }
+
     /** How long one side's forked JVM may take before the benchmark kills it and fails the workload. */
     default java.time.Duration timeout(BenchSettings settings) {
         return settings.interval().multipliedBy(settings.batches() + 20L).plusSeconds(180);

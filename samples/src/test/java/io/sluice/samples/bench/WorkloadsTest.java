@@ -19,15 +19,15 @@ class WorkloadsTest {
     void idsAreUniqueAndBatchInputSplitsEvenlyOverFourPartitions() {
         Set<String> ids = new HashSet<>();
         List<Workload> all = new ArrayList<>(Workloads.all());
-        Workloads.all().stream().filter(w -> w instanceof ScalingWorkload).forEach(w -> all.addAll(((ScalingWorkload) w).steps()));
+        Workloads.all().forEach(w -> all.addAll(w.steps()));
         for (Workload w : all) {
             assertTrue(ids.add(w.id().toLowerCase()), "duplicate id " + w.id());
             if (w instanceof BatchWorkload b) {
                 assertEquals(0, b.recordsPerBatch() % BenchSettings.STANDARD.inputPartitions(), w.id());
             }
         }
-        assertTrue(ids.containsAll(List.of("w0", "w1", "w7a", "w7a-100k", "w7a-1m", "w7b", "w7b-1", "w7b-2", "rp", "rp-wall",
-                "rp-ff")), ids.toString());
+        assertTrue(ids.containsAll(List.of("w0", "w1", "w2f", "w2r", "w7a", "w7a-100k", "w7a-1m", "w7b", "w7b-1", "w7b-2",
+                "w8", "w8-rocksdb", "w8-heap", "rp", "rp-wall", "rp-ff")), ids.toString());
     }
 
     @Test
@@ -41,6 +41,10 @@ class WorkloadsTest {
         assertEquals("local-cluster[2,1,1024]", twoExecutors.sparkSettings().get("spark.master"));
         assertEquals(((BatchWorkload) Workloads.byId("W2")).keys(), twoExecutors.keys());
         assertEquals(List.of("W7a", "W7b", "R1"), Workloads.select("W7a,W7b,R1").stream().map(Workload::id).toList());
+        LargeStateRun w8OnRocksDb = (LargeStateRun) Workloads.byId("w8-rocksdb");
+        assertEquals(20_000_000, w8OnRocksDb.keys());
+        assertEquals(1_000_000, w8OnRocksDb.recordsPerBatch());
+        assertEquals("mapWithState filling 20,000,000 keys on rocksdb state, 1 GB heap", w8OnRocksDb.description());
     }
 
     @Test
