@@ -100,7 +100,10 @@ final class LargeStateRun implements BatchWorkload {
 
     @Override
     public void sluice(DStream<String> input) {
-        MapWithStateDStream<String, Integer, Long, Long> running = MapWithStateWorkload.runningCounts(input);
+        // a state checkpoint every steady-phase length (5 intervals; the default is 10), so that the full state is
+        // checkpointed once filling ends and again at the last batch, whatever the number of fill batches
+        MapWithStateDStream<String, Integer, Long, Long> running = MapWithStateWorkload.runningCounts(input)
+                .checkpoint(input.context().batchInterval().multipliedBy(shape.steadyBatches()));
         counts.set(running);
         running.count().foreachRDD(rdd -> BenchOutput.record(rdd.collect()));
     }
