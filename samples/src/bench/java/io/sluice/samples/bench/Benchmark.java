@@ -54,7 +54,7 @@ public final class Benchmark {
         System.out.println();
         printTable(rows);
         String report = System.getProperty("bench.report");
-        if (report != null && settings.standard()) {
+        if (report != null && settings.standard() && workloads.stream().allMatch(Workload::standard)) {
             PerformanceReport.update(Path.of(report), rows, machine);
             System.out.println("\nWrote " + report);
         } else {

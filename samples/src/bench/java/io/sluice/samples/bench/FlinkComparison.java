@@ -81,8 +81,15 @@ final class FlinkComparison implements Workload {
         return Workload.super.timeout(settings).plusSeconds(60L * (1 + repetitions()));
     }
 
+    private static final int STANDARD_REPETITIONS = 3;
+
     private static int repetitions() {
-        return Integer.getInteger("bench.flink.repetitions", 3);
+        return Integer.getInteger("bench.flink.repetitions", STANDARD_REPETITIONS);
+    }
+
+    @Override
+    public boolean standard() {
+        return repetitions() == STANDARD_REPETITIONS;
     }
 
     @Override

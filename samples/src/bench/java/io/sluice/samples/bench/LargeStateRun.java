@@ -3,13 +3,17 @@ package io.sluice.samples.bench;
 import io.sluice.dstream.DStream;
 import io.sluice.dstream.MapWithStateDStream;
 import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
+import java.util.function.Predicate;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -23,6 +27,8 @@ import org.apache.spark.streaming.api.java.JavaDStream;
  * disk (RocksDB's files under {@code spark.local.dir}, a fresh folder per run) and in the checkpoint directory.
  */
 final class LargeStateRun implements BatchWorkload {
+    static final Figure KEYS_FILLED = new Figure("keys in the final state / keys filled", "×", true);
+
     private final String id;
     private final String backend;
     private final LargeStateInput shape;
@@ -49,8 +55,6 @@ final class LargeStateRun implements BatchWorkload {
     public String description() {
         return String.format(Locale.ROOT, "mapWithState filling %,d keys on %s state, 1 GB heap", shape.keys(), backend);
     }
-
-    static final Figure KEYS_FILLED = new Figure("keys in the final state / keys filled", "×", true);
 
     @Override
     public Figure figure() {
@@ -162,26 +166,37 @@ final class LargeStateRun implements BatchWorkload {
 
     /** RocksDB's files (tables, write-ahead logs, blobs, manifests) anywhere under {@code dir}. */
     static long rocksDbBytes(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            long bytes = 0;
-            for (Path f : files.filter(Files::isRegularFile).toList()) {
-                String name = f.getFileName().toString();
-                if (name.endsWith(".sst") || name.endsWith(".log") || name.endsWith(".blob")
-                        || name.startsWith("MANIFEST-")) {
-                    bytes += Files.size(f);
-                }
-            }
-            return bytes;
-        }
+        return bytesUnder(dir, name -> name.endsWith(".sst") || name.endsWith(".log") || name.endsWith(".blob")
+                || name.startsWith("MANIFEST-"));
     }
 
     static long bytesUnder(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            long bytes = 0;
-            for (Path f : files.filter(Files::isRegularFile).toList()) {
-                bytes += Files.size(f);
+        return bytesUnder(dir, name -> true);
+    }
+
+    /**
+     * The bytes of the files under {@code dir} whose name {@code counted} accepts. The context still runs (its
+     * state is read first), so a file it deletes meanwhile (an old checkpoint, a shuffle file) is skipped.
+     */
+    private static long bytesUnder(Path dir, Predicate<String> counted) throws IOException {
+        long[] bytes = {0};
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+                if (attributes.isRegularFile() && counted.test(file.getFileName().toString())) {
+                    bytes[0] += attributes.size();
+                }
+                return FileVisitResult.CONTINUE;
             }
-            return bytes;
-        }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof NoSuchFileException) {
+                    return FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+        });
+        return bytes[0];
     }
 }

@@ -29,9 +29,11 @@ final class LargeStateWorkload implements Workload {
         this.heap = new LargeStateRun("W8-heap", "heap", shape);
     }
 
+    private static final LargeStateInput STANDARD = new LargeStateInput(20_000_000, 1_000_000, STEADY_BATCHES);
+
     static LargeStateWorkload fromProperties() {
-        int keys = Integer.getInteger("bench.w8.keys", 20_000_000);
-        int perBatch = Integer.getInteger("bench.w8.keysPerBatch", 1_000_000);
+        int keys = Integer.getInteger("bench.w8.keys", STANDARD.keys());
+        int perBatch = Integer.getInteger("bench.w8.keysPerBatch", STANDARD.keysPerBatch());
         // at most the keys, rounded up to the input's 4 partitions
         int keysPerBatch = Math.min(perBatch, (keys + 3) / 4 * 4);
         return new LargeStateWorkload(new LargeStateInput(keys, keysPerBatch, STEADY_BATCHES));
@@ -57,6 +59,11 @@ final class LargeStateWorkload implements Workload {
     @Override
     public double target() {
         return 1.0;
+    }
+
+    @Override
+    public boolean standard() {
+        return shape.equals(STANDARD);
     }
 
     @Override

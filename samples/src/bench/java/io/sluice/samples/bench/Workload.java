@@ -44,6 +44,11 @@ public interface Workload {
         return java.util.List.of();
     }
 
+    /** Whether its own settings (bench.w8.*, bench.flink.*) are the defaults: else the run does not update the report. */
+    default boolean standard() {
+        return true;
+    }
+
     /** How long one side's forked JVM may take before the benchmark kills it and fails the workload. */
     default java.time.Duration timeout(BenchSettings settings) {
         return settings.interval().multipliedBy(settings.batches() + 20L).plusSeconds(180);

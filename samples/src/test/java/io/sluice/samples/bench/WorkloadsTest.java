@@ -45,6 +45,8 @@ class WorkloadsTest {
         assertEquals(20_000_000, w8OnRocksDb.keys());
         assertEquals(1_000_000, w8OnRocksDb.recordsPerBatch());
         assertEquals("mapWithState filling 20,000,000 keys on rocksdb state, 1 GB heap", w8OnRocksDb.description());
+        assertTrue(Workloads.byId("W8").standard());
+        assertFalse(new LargeStateWorkload(new LargeStateInput(400_000, 100_000, 5)).standard());
     }
 
     @Test
