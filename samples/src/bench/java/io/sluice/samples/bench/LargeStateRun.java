@@ -135,6 +135,9 @@ final class LargeStateRun implements BatchWorkload {
     public Measurement run(Side side, BenchSettings settings) throws Exception {
         Path local = Files.createTempDirectory("sluice-bench-w8-local-");
         localDir.set(local.toString());
+        // Spark ends the JVM on an OutOfMemoryError (the heap step's expected end) without unwinding to the finally
+        // blocks: the folders of this run go then too
+        Runtime.getRuntime().addShutdownHook(new Thread(this::deleteFoldersQuietly, id + "-cleanup"));
         try {
             BenchSettings w8 = new BenchSettings(settings.master(), settings.defaultParallelism(),
                     settings.inputPartitions(), shape.batches(), 0, settings.interval());
@@ -142,6 +145,24 @@ final class LargeStateRun implements BatchWorkload {
             return measurement(times, footprint.get());
         } finally {
             CheckpointBytes.deleteRecursively(local);
+        }
+    }
+
+    /** At the JVM's exit, whatever is left of the local and checkpoint folders (Spark may be deleting them too). */
+    private void deleteFoldersQuietly() {
+        List<String> folders = new java.util.ArrayList<>();
+        folders.add(localDir.get());
+        if (counts.get() != null) {
+            folders.add(counts.get().context().checkpointDirectory());
+        }
+        for (String folder : folders) {
+            try {
+                if (folder != null && Files.exists(Path.of(folder))) {
+                    CheckpointBytes.deleteRecursively(Path.of(folder));
+                }
+            } catch (IOException | java.io.UncheckedIOException e) {
+                System.err.println(id + ": could not delete " + folder + ": " + e);
+            }
         }
     }
 
