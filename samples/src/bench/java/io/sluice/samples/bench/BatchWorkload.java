@@ -1,7 +1,9 @@
 package io.sluice.samples.bench;
 
 import io.sluice.dstream.DStream;
+import java.util.List;
 import java.util.Map;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.streaming.api.java.JavaDStream;
 
@@ -16,6 +18,11 @@ public interface BatchWorkload extends Workload {
 
     int keys();
 
+    /** The input RDDs, one per batch: the standard input ({@link BenchRecords}) unless the workload has its own. */
+    default List<JavaRDD<String>> input(JavaSparkContext sc, BenchSettings settings) {
+        return BenchRecords.batches(sc, settings.batches(), settings.inputPartitions(), recordsPerBatch(), keys());
+    }
+
     /** Whether both sides get a checkpoint directory (Spark Streaming requires one for state). */
     default boolean needsCheckpointDirectory() {
         return false;
@@ -28,6 +35,10 @@ public interface BatchWorkload extends Workload {
 
     /** Runs on both sides after the pipeline is built, before the context starts (e.g. to wait for executors). */
     default void beforeStart(JavaSparkContext sc) throws Exception {
+    }
+
+    /** Runs on the driver once every batch completed, before the context stops (e.g. to read the final state). */
+    default void afterBatches() throws Exception {
     }
 
     /** Builds the pipeline on Sluice, up to and including its output operation. */

@@ -9,13 +9,15 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Runs the selected workloads on Sluice and on Spark Streaming, each side in its own forked JVM with the same
+ * Runs the selected workloads on Sluice and on Spark Streaming (Flink for the rows against it), each side in its own
+ * forked JVM with the same
  * flags (the add-opens this JVM got, and a 4 GB heap committed and touched at start, so that no batch pays the
  * kernel's first-touch page faults of a growing heap: they made batch times swing by 2x), the two sides one
  * after the other for every workload (a {@link ScalingWorkload}'s steps, on Sluice alone, one after the
@@ -23,11 +25,10 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>System properties: {@code workloads} (comma-separated ids, default all), {@code bench.batches}, {@code
  * bench.warmup}, {@code bench.interval.ms} (see {@link BenchSettings}), {@code bench.report} (the
- * performance.md to update), {@code bench.logs} (directory for each forked JVM's output).
+ * performance.md to update), {@code bench.logs} (directory for each forked JVM's output), {@code bench.flink.home}
+ * (bench-flink's build output, for the Flink side); other {@code bench.*} properties go on to the forked JVMs.
  */
 public final class Benchmark {
-    private static final List<String> HEAP = List.of("-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch");
-
     private Benchmark() {
     }
 
@@ -42,16 +43,18 @@ public final class Benchmark {
         for (Workload w : workloads) {
             if (w instanceof ScalingWorkload scaling) {
                 rows.add(scaling.measure(step -> fork(step, Side.SLUICE, settings, logs)));
+            } else if (w instanceof LargeStateWorkload large) {
+                rows.add(large.measure((step, limit) -> forkOnce(step, Side.SLUICE, settings, logs, limit), settings));
             } else {
                 Measurement sluice = fork(w, Side.SLUICE, settings, logs);
-                Measurement spark = fork(w, Side.SPARK_STREAMING, settings, logs);
-                rows.add(new Row(w, sluice, spark));
+                Measurement baseline = fork(w, w.baseline(), settings, logs);
+                rows.add(new Row(w, sluice, baseline));
             }
         }
         System.out.println();
         printTable(rows);
         String report = System.getProperty("bench.report");
-        if (report != null && settings.standard()) {
+        if (report != null && settings.standard() && workloads.stream().allMatch(Workload::standard)) {
             PerformanceReport.update(Path.of(report), rows, machine);
             System.out.println("\nWrote " + report);
         } else {
@@ -61,41 +64,67 @@ public final class Benchmark {
 
     private static Measurement fork(Workload w, Side side, BenchSettings settings, Path logs)
             throws IOException, InterruptedException {
+        Forked forked = forkOnce(w, side, settings, logs, w.timeout(settings));
+        if (forked.failure() != null) {
+            throw new IllegalStateException(w.id() + " on " + side.label() + " failed (" + forked.failure()
+                    + "); its output is in " + forked.log());
+        }
+        Measurement m = forked.measurement();
+        System.out.println(w.id() + " on " + side.label() + ": " + w.figure().format(m.value()) + " ("
+                + m.detail() + "; " + m.outputDigest() + ")");
+        return m;
+    }
+
+    /** Runs one side in its own JVM (at most {@code limit}) and returns what it measured or why it failed. */
+    private static Forked forkOnce(Workload w, Side side, BenchSettings settings, Path logs, Duration limit)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(HEAP);
+        command.addAll(w.heapFlags());
         for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             if (arg.startsWith("--add-opens")) {
                 command.add(arg);
             }
         }
         command.addAll(List.of(settings.asJvmArguments()));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), SideRunner.class.getName(), w.id(),
-                side.name()));
+        command.addAll(workloadProperties());
+        if (side == Side.FLINK) {
+            command.addAll(((FlinkComparison) w).flinkMainAndArguments(settings));
+        } else {
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), SideRunner.class.getName(), w.id(),
+                    side.name()));
+        }
         Path log = logs.resolve(w.id() + "-" + side.name().toLowerCase() + ".log");
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(w.environment(logs));
+        long start = System.nanoTime();
         Process process = builder.start();
         process.getOutputStream().close();
         AtomicReference<Measurement> result = new AtomicReference<>();
         Thread reader = new Thread(() -> copyOutput(process, log, result), "bench-output-" + w.id());
         reader.start();
-        long limit = settings.interval().multipliedBy(settings.batches() + 20L).toSeconds() + 180;
-        if (!process.waitFor(limit, TimeUnit.SECONDS)) {
+        boolean ended = process.waitFor(limit.toSeconds(), TimeUnit.SECONDS);
+        if (!ended) {
             process.destroyForcibly().waitFor();
-            reader.join();
-            throw new IllegalStateException(w.id() + " on " + side.label() + " did not finish within " + limit
-                    + " s; its output is in " + log);
         }
         reader.join();
-        if (process.exitValue() != 0 || result.get() == null) {
-            throw new IllegalStateException(w.id() + " on " + side.label() + " failed (exit " + process.exitValue()
-                    + "); its output is in " + log);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (!ended) {
+            return new Forked(null, "did not finish within " + limit.toSeconds() + " s", seconds, log);
         }
-        Measurement m = result.get();
-        System.out.println(w.id() + " on " + side.label() + ": " + w.figure().format(m.value()) + " ("
-                + m.detail() + "; " + m.outputDigest() + ")");
-        return m;
+        if (process.exitValue() != 0 || result.get() == null) {
+            return new Forked(null, Forked.failureIn(log, process.exitValue()), seconds, log);
+        }
+        return new Forked(result.get(), null, seconds, log);
+    }
+
+    /** This JVM's workload-specific bench.* properties (e.g. bench.w8.keys), for the forked JVMs. */
+    private static List<String> workloadProperties() {
+        List<String> own = List.of("bench.batches", "bench.warmup", "bench.interval.ms", "bench.report", "bench.logs",
+                FlinkComparison.FLINK_HOME);
+        return System.getProperties().stringPropertyNames().stream()
+                .filter(k -> k.startsWith("bench.") && !own.contains(k)).sorted()
+                .map(k -> "-D" + k + "=" + System.getProperty(k)).toList();
     }
 
     /** Copies the forked JVM's output to its log, keeping the measurement line. */
@@ -115,7 +144,7 @@ public final class Benchmark {
     }
 
     static void printTable(List<Row> rows) {
-        String[] header = {"workload", "figure", "Sluice", "Spark Streaming", "ratio", "target", "result"};
+        String[] header = {"workload", "figure", "Sluice", "Spark Streaming (or Flink)", "ratio", "target", "result"};
         List<String[]> table = new ArrayList<>();
         table.add(header);
         for (Row row : rows) {

@@ -1,6 +1,7 @@
 package io.sluice.samples.bench;
 
 import io.sluice.dstream.DStream;
+import io.sluice.dstream.MapWithStateDStream;
 import io.sluice.state.State;
 import io.sluice.state.StateSpec;
 import org.apache.spark.api.java.Optional;
@@ -59,10 +60,15 @@ final class MapWithStateWorkload implements BatchWorkload {
         return count;
     }
 
+    /** W2's pipeline on Sluice up to its output: the records each batch's running counts emitted. */
+    static MapWithStateDStream<String, Integer, Long, Long> runningCounts(DStream<String> input) {
+        return input.mapToPair(w -> new Tuple2<>(w, 1))
+                .mapWithState(StateSpec.function(MapWithStateWorkload::count).numPartitions(4));
+    }
+
     @Override
     public void sluice(DStream<String> input) {
-        input.mapToPair(w -> new Tuple2<>(w, 1))
-                .mapWithState(StateSpec.function(MapWithStateWorkload::count).numPartitions(4))
+        runningCounts(input)
                 .count()
                 .foreachRDD(rdd -> BenchOutput.record(rdd.collect()));
     }

@@ -57,7 +57,8 @@ final class ScalingWorkload implements Workload {
                         new Step("2 executors", new OnLocalCluster(w2, "W7b-2", 2))));
     }
 
-    List<Workload> steps() {
+    @Override
+    public List<Workload> steps() {
         return steps.stream().map(Step::workload).toList();
     }
 

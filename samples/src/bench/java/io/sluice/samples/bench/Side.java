@@ -1,9 +1,15 @@
 package io.sluice.samples.bench;
 
-/** The two engines a benchmark compares, each run in its own JVM (the serializer is per SparkContext). */
+/**
+ * The engines a benchmark compares, each run in its own JVM (the serializer is per SparkContext). Sluice is always
+ * one side; the other, a workload's {@link Workload#baseline()}, is Spark Streaming except for the rows against
+ * Flink ({@link FlinkComparison}).
+ */
 public enum Side {
     SLUICE("Sluice"),
-    SPARK_STREAMING("Spark Streaming");
+    SPARK_STREAMING("Spark Streaming"),
+    /** Flink 2.3.0, in a JVM whose class path is the bench-flink module's (no Spark there). */
+    FLINK("Flink 2.3.0");
 
     private final String label;
 

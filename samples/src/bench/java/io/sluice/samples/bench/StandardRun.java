@@ -41,10 +41,27 @@ public final class StandardRun {
             throw new IllegalStateException(workload.id() + ": a batch workload's figure is throughput or ms per "
                     + "batch; measure other figures in the workload's own run()");
         }
+        Batches measured = measure(workload, side, settings);
+        List<Long> counted = measured.counted();
+        double medianMs = BatchTimes.median(counted);
+        double value = workload.figure().equals(Figure.THROUGHPUT)
+                ? workload.recordsPerBatch() / (Math.max(medianMs, 1.0) / 1000.0)
+                : medianMs;
+        String detail = "median " + medianMs + " ms over " + counted.size() + " counted batches " + counted;
+        return new Measurement(value, measured.outputDigest(), detail);
+    }
+
+    /** The processing times of the counted batches, in batch order, and the digest of every batch's output. */
+    record Batches(List<Long> counted, String outputDigest) {
+    }
+
+    /** Runs every batch of {@code workload} on {@code side} and returns what {@link #run} makes its figure from. */
+    static Batches measure(BatchWorkload workload, Side side, BenchSettings settings) throws Exception {
         BatchTimes times = new BatchTimes(settings.batches());
         Map<String, String> conf = sparkSettings(settings, workload.id() + "-" + side.name().toLowerCase());
         conf.putAll(workload.sparkSettings());
-        Duration timeout = settings.interval().multipliedBy(settings.batches() + 10L).plusMinutes(2);
+        // a minute less than the forked JVM gets, so that a slow run ends with this message rather than a kill
+        Duration timeout = workload.timeout(settings).minusMinutes(1);
         Path checkpoints = workload.needsCheckpointDirectory() ? Files.createTempDirectory("sluice-bench-") : null;
         try {
             if (side == Side.SLUICE) {
@@ -57,13 +74,8 @@ public final class StandardRun {
                 deleteRecursively(checkpoints);
             }
         }
-        List<Long> counted = times.counted(settings.warmup(), settings.batches());
-        double medianMs = BatchTimes.median(counted);
-        double value = workload.figure().equals(Figure.THROUGHPUT)
-                ? workload.recordsPerBatch() / (Math.max(medianMs, 1.0) / 1000.0)
-                : medianMs;
-        String detail = "median " + medianMs + " ms over " + counted.size() + " counted batches " + counted;
-        return new Measurement(value, digest(BenchOutput.first(settings.batches())), detail);
+        return new Batches(times.counted(settings.warmup(), settings.batches()),
+                digest(BenchOutput.first(settings.batches())));
     }
 
     /** The settings both sides get; each side keeps its own defaults for everything else (e.g. serializer). */
@@ -103,6 +115,7 @@ public final class StandardRun {
             });
             ssc.start();
             times.await(timeout);
+            workload.afterBatches();
         } finally {
             ssc.stop(true, false);
         }
@@ -142,14 +155,14 @@ public final class StandardRun {
             });
             ssc.start();
             times.await(timeout);
+            workload.afterBatches();
         } finally {
             ssc.stop(true, false);
         }
     }
 
     private static List<JavaRDD<String>> input(JavaSparkContext sc, BatchWorkload workload, BenchSettings settings) {
-        return BenchRecords.batches(sc, settings.batches(), settings.inputPartitions(), workload.recordsPerBatch(),
-                workload.keys());
+        return workload.input(sc, settings);
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

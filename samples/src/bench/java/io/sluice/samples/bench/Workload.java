@@ -29,6 +29,31 @@ public interface Workload {
         return Map.of();
     }
 
+    /** The engine Sluice is measured against: Spark Streaming, unless the workload says otherwise. */
+    default Side baseline() {
+        return Side.SPARK_STREAMING;
+    }
+
+    /** The heap flags of this workload's forked JVMs: a 4 GB heap committed and touched at start, unless it says otherwise. */
+    default java.util.List<String> heapFlags() {
+        return java.util.List.of("-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch");
+    }
+
+    /** The workloads measured in their own forked JVMs to make this one's row ({@link ScalingWorkload}, W8); usually none. */
+    default java.util.List<Workload> steps() {
+        return java.util.List.of();
+    }
+
+    /** Whether its own settings (bench.w8.*, bench.flink.*) are the defaults: else the run does not update the report. */
+    default boolean standard() {
+        return true;
+    }
+
+    /** How long one side's forked JVM may take before the benchmark kills it and fails the workload. */
+    default java.time.Duration timeout(BenchSettings settings) {
+        return settings.interval().multipliedBy(settings.batches() + 20L).plusSeconds(180);
+    }
+
     /** Measures one side in this JVM (the benchmark forks one JVM per side and workload). */
     Measurement run(Side side, BenchSettings settings) throws Exception;
 }

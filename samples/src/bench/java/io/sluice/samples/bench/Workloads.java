@@ -13,6 +13,8 @@ public final class Workloads {
             new MapWithStateWorkload(),
             new MapWithStateLargeStateWorkload(),
             new StateMemoryWorkload(),
+            FlinkComparison.heap(),
+            FlinkComparison.rocksDb(),
             new UpdateStateWorkload(),
             WindowedCounts.w4(),
             WindowedCounts.w4Window60(),
@@ -20,6 +22,7 @@ public final class Workloads {
             new CheckpointBytes(),
             ScalingWorkload.stateGrowth(),
             ScalingWorkload.scaleOut(),
+            LargeStateWorkload.fromProperties(),
             ScalingWorkload.replay(),
             // ingestion (R) workloads after W7.
             new SocketIngestion(),
@@ -34,17 +37,15 @@ public final class Workloads {
         return ALL;
     }
 
-    /** A registered workload, or a step of a {@link ScalingWorkload} (which the benchmark forks by its id). */
+    /** A registered workload, or one of its {@link Workload#steps()} (which the benchmark forks by their ids). */
     public static Workload byId(String id) {
         for (Workload w : ALL) {
             if (w.id().equalsIgnoreCase(id.trim())) {
                 return w;
             }
-            if (w instanceof ScalingWorkload s) {
-                for (Workload step : s.steps()) {
-                    if (step.id().equalsIgnoreCase(id.trim())) {
-                        return step;
-                    }
+            for (Workload step : w.steps()) {
+                if (step.id().equalsIgnoreCase(id.trim())) {
+                    return step;
                 }
             }
         }

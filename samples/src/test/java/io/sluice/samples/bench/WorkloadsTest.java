@@ -19,15 +19,15 @@ class WorkloadsTest {
     void idsAreUniqueAndBatchInputSplitsEvenlyOverFourPartitions() {
         Set<String> ids = new HashSet<>();
         List<Workload> all = new ArrayList<>(Workloads.all());
-        Workloads.all().stream().filter(w -> w instanceof ScalingWorkload).forEach(w -> all.addAll(((ScalingWorkload) w).steps()));
+        Workloads.all().forEach(w -> all.addAll(w.steps()));
         for (Workload w : all) {
             assertTrue(ids.add(w.id().toLowerCase()), "duplicate id " + w.id());
             if (w instanceof BatchWorkload b) {
                 assertEquals(0, b.recordsPerBatch() % BenchSettings.STANDARD.inputPartitions(), w.id());
             }
         }
-        assertTrue(ids.containsAll(List.of("w0", "w1", "w7a", "w7a-100k", "w7a-1m", "w7b", "w7b-1", "w7b-2", "rp", "rp-wall",
-                "rp-ff")), ids.toString());
+        assertTrue(ids.containsAll(List.of("w0", "w1", "w2f", "w2r", "w7a", "w7a-100k", "w7a-1m", "w7b", "w7b-1", "w7b-2",
+                "w8", "w8-rocksdb", "w8-heap", "rp", "rp-wall", "rp-ff")), ids.toString());
     }
 
     @Test
@@ -41,6 +41,12 @@ class WorkloadsTest {
         assertEquals("local-cluster[2,1,1024]", twoExecutors.sparkSettings().get("spark.master"));
         assertEquals(((BatchWorkload) Workloads.byId("W2")).keys(), twoExecutors.keys());
         assertEquals(List.of("W7a", "W7b", "R1"), Workloads.select("W7a,W7b,R1").stream().map(Workload::id).toList());
+        LargeStateRun w8OnRocksDb = (LargeStateRun) Workloads.byId("w8-rocksdb");
+        assertEquals(20_000_000, w8OnRocksDb.keys());
+        assertEquals(1_000_000, w8OnRocksDb.recordsPerBatch());
+        assertEquals("mapWithState filling 20,000,000 keys on rocksdb state, 1 GB heap", w8OnRocksDb.description());
+        assertTrue(Workloads.byId("W8").standard());
+        assertFalse(new LargeStateWorkload(new LargeStateInput(400_000, 100_000, 5)).standard());
     }
 
     @Test
@@ -53,6 +59,21 @@ class WorkloadsTest {
         assertEquals("pass", replay.row(List.of(new Measurement(1, "-", ""), new Measurement(100, "-", ""))).result());
         assertEquals("wall clock 1.0 batches/s, fast-forward 100 batches/s",
                 replay.row(List.of(new Measurement(1, "-", ""), new Measurement(100, "-", ""))).sluice().detail());
+    }
+
+    @Test
+    void aRowAgainstFlinkNamesFlinkAndFailsWhenItsRunningCountsDiffer() {
+        Workload w2f = Workloads.byId("W2f");
+        assertEquals(Side.FLINK, w2f.baseline());
+        assertEquals(Side.SPARK_STREAMING, Workloads.byId("W2").baseline());
+        String check = "records per batch 400000 400000, keys 199000, sum of running counts 1234";
+        Row row = new Row(w2f, new Measurement(2_400_000, check, ""), new Measurement(1_500_000, check, ""));
+        assertEquals("Flink 2.3.0: 1,500 k records/s", row.cells()[4]);
+        assertEquals("pass", row.result());
+        assertEquals("FAIL (outputs differ)", new Row(w2f, new Measurement(2_400_000, check, ""),
+                new Measurement(1_500_000, check.replace("1234", "1233"), "")).result());
+        assertEquals("FAIL", new Row(Workloads.byId("W2r"), new Measurement(400_000, check, ""),
+                new Measurement(250_000, check, "")).result());
     }
 
     @Test
