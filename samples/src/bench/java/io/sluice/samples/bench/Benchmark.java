@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>System properties: {@code workloads} (comma-separated ids, default all), {@code bench.batches}, {@code
  * bench.warmup}, {@code bench.interval.ms} (see {@link BenchSettings}), {@code bench.report} (the
  * performance.md to update), {@code bench.logs} (directory for each forked JVM's output), {@code bench.flink.home}
- * (bench-flink's build output, for the Flink side); other {@code bench.*} properties go on to the forked JVMs.
+ * (samples/flink's build output, for the Flink side); other {@code bench.*} properties go on to the forked JVMs.
  */
 public final class Benchmark {
     private Benchmark() {

@@ -16,12 +16,12 @@ import org.apache.spark.streaming.api.java.JavaDStream;
 /**
  * W2f and W2r: W2 on Sluice against Flink 2.3.0's keyed running count over the same records (issue #35 point 3,
  * issue #34 point 6). Sluice's side is W2 itself ({@link StandardRun}, its state backend set by {@code
- * sluice.state.backend}); Flink's is bench-flink's {@code FlinkSide} in a JVM of its own whose class path has Flink
+ * sluice.state.backend}); Flink's is samples/flink's {@code FlinkSide} in a JVM of its own whose class path has Flink
  * and no Spark: the best of {@code bench.flink.repetitions} runs over all the batches' records after a warm-up run,
  * parallelism 2. Both sides must give the same {@link RunningCountCheck}.
  */
 final class FlinkComparison implements Workload {
-    /** Where bench-flink's build put its classes and its class path file (set by samples' pom). */
+    /** Where samples/flink's build put its classes and its class path file (set by samples' pom). */
     static final String FLINK_HOME = "bench.flink.home";
     static final String FLINK_MAIN = "io.sluice.bench.flink.FlinkSide";
 
@@ -95,7 +95,7 @@ final class FlinkComparison implements Workload {
     @Override
     public Measurement run(Side side, BenchSettings settings) throws Exception {
         if (side != Side.SLUICE) {
-            throw new IllegalArgumentException(id + " runs " + side.label() + " through bench-flink's " + FLINK_MAIN
+            throw new IllegalArgumentException(id + " runs " + side.label() + " through samples/flink's " + FLINK_MAIN
                     + ", not SideRunner");
         }
         SluiceSide w2 = sluiceSide();
@@ -125,11 +125,11 @@ final class FlinkComparison implements Workload {
         String home = System.getProperty(FLINK_HOME);
         if (home == null) {
             throw new IllegalStateException("-D" + FLINK_HOME + " is not set: run the benchmark through Maven "
-                    + "(the benchmark profile builds bench-flink and sets it)");
+                    + "(the benchmark profile builds samples/flink and sets it)");
         }
         Path classPathFile = Path.of(home, "flink.classpath");
         if (!Files.isRegularFile(classPathFile)) {
-            throw new IllegalStateException("no " + classPathFile + ": build bench-flink first (mvn -pl samples -am)");
+            throw new IllegalStateException("no " + classPathFile + ": build samples/flink first (mvn -pl samples -am)");
         }
         return Path.of(home, "classes") + java.io.File.pathSeparator + Files.readString(classPathFile).trim();
     }

@@ -7,7 +7,7 @@ import org.apache.spark.api.java.JavaPairRDD;
 /**
  * What a keyed running count over the whole input must give on any engine, whatever order the keys' records came
  * in: the emitted records per input batch, the distinct keys, and the sum of every emitted count (a key with n
- * records emits 1..n, so n(n+1)/2). Compared as text with what bench-flink's Tally prints (the same wording), so
+ * records emits 1..n, so n(n+1)/2). Compared as text with what samples/flink's Tally prints (the same wording), so
  * a Flink pipeline that loses, repeats or miscounts records fails the row.
  */
 record RunningCountCheck(List<Long> recordsPerBatch, long keys, long countSum) {

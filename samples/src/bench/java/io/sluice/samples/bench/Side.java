@@ -8,7 +8,7 @@ package io.sluice.samples.bench;
 public enum Side {
     SLUICE("Sluice"),
     SPARK_STREAMING("Spark Streaming"),
-    /** Flink 2.3.0, in a JVM whose class path is the bench-flink module's (no Spark there). */
+    /** Flink 2.3.0, in a JVM whose class path is the samples/flink module's (no Spark there). */
     FLINK("Flink 2.3.0");
 
     private final String label;

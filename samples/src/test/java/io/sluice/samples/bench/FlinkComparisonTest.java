@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * W2f's and W2r's two sides on a scaled-down input: Sluice's W2 in this JVM on manual clocks, Flink in a JVM of its
- * own on bench-flink's class path, as the benchmark runs it. Both must report the same per-batch counts, keys and
+ * own on samples/flink's class path, as the benchmark runs it. Both must report the same per-batch counts, keys and
  * sum of running counts. (W2r's Sluice side here runs on the shared test context's backend: its {@code
  * sluice.state.backend} setting only reaches a context the benchmark builds.)
  */
