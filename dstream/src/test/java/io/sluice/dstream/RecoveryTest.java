@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
-import io.sluice.dstream.testing.StateBackends;
+import io.sluice.dstream.testing.OnEachStateBackend;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.JobTags;
 import io.sluice.testkit.ManualClock;
@@ -26,34 +26,15 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobStart;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * getOrCreate and driver restarts within one JVM (the kill tests in the recovery module crash real processes):
  * progress, missed batches, source positions, matching a rebuilt graph, and the file sink's exactly-once output.
  */
-@ParameterizedClass(name = "{0}")
-@MethodSource("io.sluice.dstream.testing.StateBackends#names")
-class RecoveryTest {
-    @Parameter
-    String backend;
-
-    @BeforeEach
-    void useBackend() {
-        StateBackends.use(backend);
-    }
-
-    @AfterEach
-    void resetBackend() {
-        StateBackends.reset();
-    }
-
+class RecoveryTest extends OnEachStateBackend {
     private static final Duration INTERVAL = Duration.ofSeconds(1);
 
     @TempDir

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.scheduler.StreamingListener;
-import io.sluice.dstream.testing.StateBackends;
+import io.sluice.dstream.testing.OnEachStateBackend;
 import io.sluice.rdd.Time;
 import io.sluice.state.State;
 import io.sluice.state.StateSpec;
@@ -18,13 +18,9 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 import scala.Tuple2;
 
 /**
@@ -34,22 +30,7 @@ import scala.Tuple2;
  * found every progress checkpoint unusable after such a stretch ("its data file ... is missing"), and the
  * restarted driver could not start.
  */
-@ParameterizedClass(name = "{0}")
-@MethodSource("io.sluice.dstream.testing.StateBackends#names")
-class StateCheckpointBacklogTest {
-    @Parameter
-    String backend;
-
-    @BeforeEach
-    void useBackend() {
-        StateBackends.use(backend);
-    }
-
-    @AfterEach
-    void resetBackend() {
-        StateBackends.reset();
-    }
-
+class StateCheckpointBacklogTest extends OnEachStateBackend {
     private static final Duration INTERVAL = Duration.ofSeconds(1);
     private static final int AHEAD = 12; // batches generated ahead: more than the 10 checkpoints the store keeps
     private static final int PER_BATCH = 10;

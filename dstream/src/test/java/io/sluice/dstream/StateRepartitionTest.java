@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.dstream.internal.state.StatefulOperator;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
-import io.sluice.dstream.testing.StateBackends;
+import io.sluice.dstream.testing.OnEachStateBackend;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.CachedBlocks;
 import io.sluice.state.State;
@@ -29,13 +29,9 @@ import java.util.function.BiFunction;
 import java.util.stream.LongStream;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 import scala.Tuple2;
 
 /**
@@ -45,22 +41,7 @@ import scala.Tuple2;
  * then reads the checkpoint files), and when a restart from a checkpoint taken with another partition count
  * restores into the new layout.
  */
-@ParameterizedClass(name = "{0}")
-@MethodSource("io.sluice.dstream.testing.StateBackends#names")
-class StateRepartitionTest {
-    @Parameter
-    String backend;
-
-    @BeforeEach
-    void useBackend() {
-        StateBackends.use(backend);
-    }
-
-    @AfterEach
-    void resetBackend() {
-        StateBackends.reset();
-    }
-
+class StateRepartitionTest extends OnEachStateBackend {
     private static final int BATCHES = 12;
     private static final long PER_BATCH = 40;
     /** Before batch 4 (0-based) the state goes to 8 partitions, before batch 8 to 2. */

@@ -4,37 +4,18 @@ import static io.sluice.testkit.Collected.multisets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.dstream.MapWithStateDStream;
-import io.sluice.dstream.testing.StateBackends;
+import io.sluice.dstream.testing.OnEachStateBackend;
 import io.sluice.state.State;
 import io.sluice.state.StateSpec;
 import io.sluice.testkit.Collected;
 import io.sluice.testkit.StreamTester;
 import java.util.List;
 import org.apache.spark.api.java.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 import scala.Tuple2;
 
-@ParameterizedClass(name = "{0}")
-@MethodSource("io.sluice.dstream.testing.StateBackends#names")
-class MapWithStateTest {
-    @Parameter
-    String backend;
-
-    @BeforeEach
-    void useBackend() {
-        StateBackends.use(backend);
-    }
-
-    @AfterEach
-    void resetBackend() {
-        StateBackends.reset();
-    }
-
+class MapWithStateTest extends OnEachStateBackend {
     private static final List<List<String>> WORDS = List.of(
             List.of("a"),
             List.of("a", "b"),

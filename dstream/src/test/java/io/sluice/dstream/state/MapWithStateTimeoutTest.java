@@ -3,7 +3,7 @@ package io.sluice.dstream.state;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.dstream.MapWithStateDStream;
-import io.sluice.dstream.testing.StateBackends;
+import io.sluice.dstream.testing.OnEachStateBackend;
 import io.sluice.rdd.Time;
 import io.sluice.state.State;
 import io.sluice.state.StateSpec;
@@ -14,12 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.api.java.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 import scala.Tuple2;
 
 /**
@@ -27,22 +23,7 @@ import scala.Tuple2;
  * the timeout first at batch u + 3 s, and times out exactly there (Spark Streaming would wait for its next
  * checkpoint batch).
  */
-@ParameterizedClass(name = "{0}")
-@MethodSource("io.sluice.dstream.testing.StateBackends#names")
-class MapWithStateTimeoutTest {
-    @Parameter
-    String backend;
-
-    @BeforeEach
-    void useBackend() {
-        StateBackends.use(backend);
-    }
-
-    @AfterEach
-    void resetBackend() {
-        StateBackends.reset();
-    }
-
+class MapWithStateTimeoutTest extends OnEachStateBackend {
     /** Emits "key:count" per record and "key:timeout:count" when timing out. */
     private static StateSpec<String, Integer, Integer, String> countWithTimeout() {
         return StateSpec.function((String key, Optional<Integer> one, State<Integer> state) -> {

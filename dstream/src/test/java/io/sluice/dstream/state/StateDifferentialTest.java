@@ -3,7 +3,7 @@ package io.sluice.dstream.state;
 import static io.sluice.dstream.testing.Differential.Order.UNORDERED;
 import static io.sluice.dstream.testing.Differential.compare;
 
-import io.sluice.dstream.testing.StateBackends;
+import io.sluice.dstream.testing.OnEachStateBackend;
 import io.sluice.state.State;
 import io.sluice.state.StateSpec;
 import io.sluice.testkit.SharedSpark;
@@ -19,8 +19,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 import scala.Option;
 import scala.Tuple2;
 
@@ -29,22 +27,7 @@ import scala.Tuple2;
  * timeouts, where the semantics are equal). Both sides get a checkpoint directory (Spark Streaming requires
  * one for state), and the run is long enough for a reliable lineage cut after the tenth batch.
  */
-@ParameterizedClass(name = "{0}")
-@MethodSource("io.sluice.dstream.testing.StateBackends#names")
-class StateDifferentialTest {
-    @Parameter
-    String backend;
-
-    @BeforeEach
-    void useBackend() {
-        StateBackends.use(backend);
-    }
-
-    @AfterEach
-    void resetBackend() {
-        StateBackends.reset();
-    }
-
+class StateDifferentialTest extends OnEachStateBackend {
     /** 13 batches of words over 12 keys, some batches empty. */
     private static final List<List<String>> WORDS = words();
 

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.dstream.MapWithStateDStream;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.OutputOperationInfo;
-import io.sluice.dstream.testing.StateBackends;
+import io.sluice.dstream.testing.OnEachStateBackend;
 import io.sluice.rdd.Time;
 import io.sluice.state.State;
 import io.sluice.state.StateSpec;
@@ -18,31 +18,12 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 import scala.Tuple2;
 
 /** User functions that throw name the operator, key and batch; a retried state task never double-counts. */
-@ParameterizedClass(name = "{0}")
-@MethodSource("io.sluice.dstream.testing.StateBackends#names")
-class StateFailureTest {
-    @Parameter
-    String backend;
-
-    @BeforeEach
-    void useBackend() {
-        StateBackends.use(backend);
-    }
-
-    @AfterEach
-    void resetBackend() {
-        StateBackends.reset();
-    }
-
+class StateFailureTest extends OnEachStateBackend {
     /** Failed first attempts, counted in the (local-mode) JVM so a test can prove its retry happened. */
     static final AtomicInteger FAILED_ATTEMPTS = new AtomicInteger();
 

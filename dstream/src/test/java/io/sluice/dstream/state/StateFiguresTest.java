@@ -9,7 +9,7 @@ import io.sluice.dstream.MapWithStateDStream;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StateCheckpointInfo;
 import io.sluice.dstream.scheduler.StateOperatorInfo;
-import io.sluice.dstream.testing.StateBackends;
+import io.sluice.dstream.testing.OnEachStateBackend;
 import io.sluice.state.State;
 import io.sluice.state.StateSpec;
 import io.sluice.testkit.StreamTester;
@@ -21,13 +21,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.spark.api.java.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 import scala.Tuple2;
 
 /**
@@ -35,22 +31,7 @@ import scala.Tuple2;
  * the keys in its state after the batch, the keys that timed out in it, an estimate of the state's bytes, and on
  * its checkpoint batches what the checkpoint wrote, whose bytes are the files' sizes on disk.
  */
-@ParameterizedClass(name = "{0}")
-@MethodSource("io.sluice.dstream.testing.StateBackends#names")
-class StateFiguresTest {
-    @Parameter
-    String backend;
-
-    @BeforeEach
-    void useBackend() {
-        StateBackends.use(backend);
-    }
-
-    @AfterEach
-    void resetBackend() {
-        StateBackends.reset();
-    }
-
+class StateFiguresTest extends OnEachStateBackend {
     @TempDir
     Path dir;
 

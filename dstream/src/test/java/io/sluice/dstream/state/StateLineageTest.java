@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.MapWithStateDStream;
-import io.sluice.dstream.testing.StateBackends;
+import io.sluice.dstream.testing.OnEachStateBackend;
 import io.sluice.rdd.internal.Exchange;
 import io.sluice.rdd.internal.Lineage;
 import io.sluice.state.State;
@@ -21,12 +21,8 @@ import java.util.TreeMap;
 import org.apache.spark.api.java.Optional;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.storage.BlockId;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 import scala.Option;
 import scala.Tuple2;
 import scala.collection.immutable.Seq;
@@ -35,22 +31,7 @@ import scala.collection.immutable.Seq;
  * State lineage is cut every checkpoint interval, so it stays short over any number of batches, and nothing a
  * batch kept for its own computation outlives it.
  */
-@ParameterizedClass(name = "{0}")
-@MethodSource("io.sluice.dstream.testing.StateBackends#names")
-class StateLineageTest {
-    @Parameter
-    String backend;
-
-    @BeforeEach
-    void useBackend() {
-        StateBackends.use(backend);
-    }
-
-    @AfterEach
-    void resetBackend() {
-        StateBackends.reset();
-    }
-
+class StateLineageTest extends OnEachStateBackend {
     private static final int BATCHES = 45;
 
     private static List<List<String>> input() {

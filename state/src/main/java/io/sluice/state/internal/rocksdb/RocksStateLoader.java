@@ -93,7 +93,10 @@ final class RocksStateLoader<K, S> implements StateLoader<K, S> {
         int size = 0;
         try (RocksIterator it = store.db.newIterator(store.entries); WriteBatch index = new WriteBatch()) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
-                index.put(store.times, RocksCodec.timeKey(RocksCodec.timeOfValue(it.value()), it.key()), new byte[0]);
+                if (timed) {
+                    index.put(store.times, RocksCodec.timeKey(RocksCodec.timeOfValue(it.value()), it.key()),
+                            new byte[0]);
+                }
                 if (++size % CHUNK == 0) {
                     store.write(index);
                     index.clear();

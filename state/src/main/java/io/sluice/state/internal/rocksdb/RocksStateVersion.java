@@ -244,6 +244,19 @@ public final class RocksStateVersion<K, S> implements StateVersion<K, S>, KnownS
                 }
                 it.status();
             }
+            if (!timed) { // no time index: a pass over the entries, reading the time first
+                try (RocksIterator it = store.db.newIterator(store.entries, read)) {
+                    for (it.seekToFirst(); it.isValid(); it.next()) {
+                        byte[] value = it.value();
+                        long time = RocksCodec.timeOfValue(value);
+                        if (time > since) {
+                            visitor.updated((K) codec.decodeKey(it.key()), (S) codec.decodeState(value), time);
+                        }
+                    }
+                    it.status();
+                }
+                return;
+            }
             try (RocksIterator it = store.db.newIterator(store.times, read)) {
                 for (it.seek(from); it.isValid(); it.next()) {
                     byte[] key = RocksCodec.keyOfTimeKey(it.key());

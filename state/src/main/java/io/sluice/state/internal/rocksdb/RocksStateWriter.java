@@ -5,10 +5,8 @@ import io.sluice.state.internal.StateWriter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
@@ -18,8 +16,8 @@ import scala.Tuple2;
 /**
  * Writes the version after one batch into a {@link RocksStore}: the batch's keys are read ahead with one
  * multi-get at the previous version's snapshot, the changes are kept on the heap while the batch runs, and
- * written at the end as one write batch (entries, the time index, removals), after which a snapshot is the new
- * version. A batch that changes more keys than {@link #FLUSH_AT} writes them in several batches, so the heap holds
+ * written at the end as one write batch (entries, removals, and with a timeout the time index), after which a
+ * snapshot is the new version. A batch that changes more keys than {@link #FLUSH_AT} writes them in several batches, so the heap holds
  * a bounded number of changes whatever the state's size (updateStateByKey changes every key).
  *
  * <p>The previous version is never changed: the writer claims the store's head from it, and when another version
@@ -39,12 +37,24 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
         boolean changed;
         /** Read ahead for the batch's records: kept for the whole batch (they are what the batch looks up). */
         boolean readAhead;
+        /** The key as stored (encoded once per batch). */
+        byte[] key;
 
         Entry(Object value, long time, boolean live) {
             this.value = value;
             this.time = time;
             this.live = live;
             this.indexedTime = live ? time : Long.MIN_VALUE;
+        }
+
+        /** Takes what the store holds for the key (its value bytes, or null). */
+        void load(byte[] stored, RocksCodec codec) {
+            if (stored != null) {
+                value = codec.decodeState(stored);
+                time = RocksCodec.timeOfValue(stored);
+                live = true;
+                indexedTime = time;
+            }
         }
     }
 
@@ -83,27 +93,25 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
         if (previous.store == null) {
             return all.iterator();
         }
-        Map<Object, byte[]> wanted = new LinkedHashMap<>();
+        List<Entry> fetching = new ArrayList<>();
+        List<byte[]> keys = new ArrayList<>();
         for (Tuple2<K, V> r : all) {
-            if (!known.containsKey(r._1())) {
-                wanted.computeIfAbsent(r._1(), codec::key);
-            }
+            known.computeIfAbsent(r._1(), k -> {
+                Entry e = new Entry(null, Long.MIN_VALUE, false);
+                e.readAhead = true;
+                e.key = codec.key(k);
+                fetching.add(e);
+                keys.add(e.key);
+                return e;
+            });
         }
-        List<Object> keys = new ArrayList<>(wanted.keySet());
         try (ReadOptions read = previous.readOptions()) {
             for (int from = 0; from < keys.size(); from += MULTI_GET_CHUNK) {
-                List<Object> chunk = keys.subList(from, Math.min(keys.size(), from + MULTI_GET_CHUNK));
-                List<byte[]> bytes = new ArrayList<>(chunk.size());
-                List<ColumnFamilyHandle> families = new ArrayList<>(chunk.size());
-                for (Object k : chunk) {
-                    bytes.add(wanted.get(k));
-                    families.add(previous.store.entries);
-                }
-                List<byte[]> values = previous.store.db.multiGetAsList(read, families, bytes);
-                for (int i = 0; i < chunk.size(); i++) {
-                    Entry e = entryOf(values.get(i));
-                    e.readAhead = true;
-                    known.put(chunk.get(i), e);
+                int to = Math.min(keys.size(), from + MULTI_GET_CHUNK);
+                // the entries are the default column family
+                List<byte[]> values = previous.store.db.multiGetAsList(read, keys.subList(from, to));
+                for (int i = from; i < to; i++) {
+                    fetching.get(i).load(values.get(i - from), codec);
                 }
             }
         } catch (RocksDBException e) {
@@ -113,15 +121,18 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
     }
 
     private Entry entryOf(byte[] value) {
-        return value == null ? new Entry(null, Long.MIN_VALUE, false)
-                : new Entry(codec.decodeState(value), RocksCodec.timeOfValue(value), true);
+        Entry e = new Entry(null, Long.MIN_VALUE, false);
+        e.load(value, codec);
+        return e;
     }
 
     @Override
     public void lookup(Object key) {
         Entry e = known.get(key);
         if (e == null) {
-            e = entryOf(readStored(codec.key(key)));
+            byte[] stored = codec.key(key);
+            e = entryOf(readStored(stored));
+            e.key = stored;
             known.put(key, e);
         }
         current = e;
@@ -233,7 +244,7 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
             for (Map.Entry<Object, Entry> e : known.entrySet()) {
                 Entry entry = e.getValue();
                 if (entry.changed) {
-                    write(batch, codec.key(e.getKey()), entry);
+                    write(batch, entry.key, entry);
                     entry.changed = false;
                 }
             }
@@ -249,12 +260,15 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
     }
 
     private void write(WriteBatch batch, byte[] key, Entry entry) throws RocksDBException {
-        if (entry.indexedTime != Long.MIN_VALUE) {
+        boolean indexed = previous.timed();
+        if (indexed && entry.indexedTime != Long.MIN_VALUE) {
             batch.delete(target.times, RocksCodec.timeKey(entry.indexedTime, key));
         }
         if (entry.live) {
             batch.put(target.entries, key, codec.value(entry.value, entry.time));
-            batch.put(target.times, RocksCodec.timeKey(entry.time, key), new byte[0]);
+            if (indexed) {
+                batch.put(target.times, RocksCodec.timeKey(entry.time, key), new byte[0]);
+            }
             entry.indexedTime = entry.time;
         } else {
             batch.delete(target.entries, key);

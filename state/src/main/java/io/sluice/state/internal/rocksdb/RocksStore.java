@@ -32,8 +32,9 @@ import org.rocksdb.WriteOptions;
 
 /**
  * One state partition's RocksDB on an executor's local disk (under Spark's local directories), with three column
- * families: the entries (key to last update time and state), a time index (time and key, one per live key at its
- * last update: what timeouts fire from and deltas are read from) and the removals (time and key, for deltas).
+ * families: the entries (key to last update time and state), for an operator with a timeout a time index (time
+ * and key, one per live key at its last update: what timeouts fire from and deltas are read from) and the removals
+ * (time and key, for deltas).
  *
  * <p>Versions are snapshots of it. Only the version at its head may write the next one: a writer {@link #claim
  * claims} the head from the version it starts from; if another version was written since (a retried or recomputed
