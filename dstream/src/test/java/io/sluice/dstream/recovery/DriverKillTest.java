@@ -60,7 +60,8 @@ class DriverKillTest {
             boolean last = run == KILLS;
             List<String> args = List.of(checkpoint.toString(), out.toString(), last ? "4" : "0",
                     String.valueOf(random.nextInt(3)));
-            try (ChildJvm driver = ChildJvm.start(WordCountApp.class, jvm(), args, dir.resolve("driver-" + run + ".log"))) {
+            Path log = dir.resolve("driver-" + run + ".log");
+            try (ChildJvm driver = ChildJvm.start(WordCountApp.class, jvm(), args, log)) {
                 String recovered = driver.awaitLine(l -> l.startsWith("recovered "), 120);
                 if (run > 0) {
                     assertTrue(!recovered.equals("recovered none"), "run " + run + " found no checkpoint");

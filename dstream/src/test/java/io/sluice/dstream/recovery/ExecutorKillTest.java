@@ -67,7 +67,8 @@ class ExecutorKillTest {
         List<String> placements = new ArrayList<>();
         String beforeKill;
         try (ChildJvm driver = ChildJvm.start(ClusterWordCountApp.class, jvm(),
-                List.of(checkpoint.toString(), out.toString(), String.valueOf(BATCHES)), dir.resolve("driver.log"), env)) {
+                List.of(checkpoint.toString(), out.toString(), String.valueOf(BATCHES)), dir.resolve("driver.log"),
+                env)) {
             driver.awaitLine("executors 2"::equals, 180);
             while (before.size() < BEFORE_KILL) {
                 String line = driver.awaitLine(l -> l.startsWith("completed ") || l.startsWith("placement "), 120);

@@ -53,8 +53,8 @@ final class StateFigures {
             return Optional.empty();
         }
         StateFiguresAccumulator.Totals t = reported.orElse(new StateFiguresAccumulator.Totals(0, 0, 0, 0, 0));
-        return Optional.of(new StateOperatorInfo(operatorId, time, t.keys(), t.bytes(), t.diskBytes(), t.timedOut(), t.partitions(),
-                partitions, checkpoint));
+        return Optional.of(new StateOperatorInfo(operatorId, time, t.keys(), t.bytes(), t.diskBytes(), t.timedOut(),
+                t.partitions(), partitions, checkpoint));
     }
 
     /** Drops what batches at or before {@code time} left (a partition recomputed after its batch completed). */

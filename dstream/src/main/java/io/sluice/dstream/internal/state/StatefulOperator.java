@@ -13,10 +13,11 @@ import io.sluice.dstream.scheduler.StateOperatorInfo;
 import io.sluice.rdd.internal.CachedBlocks;
 import io.sluice.rdd.internal.Exchange;
 import io.sluice.rdd.BatchGrid;
+import io.sluice.rdd.ExecutorLocation;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
-import io.sluice.state.internal.MovedStateRDD;
 import io.sluice.state.internal.HeapBackend;
+import io.sluice.state.internal.MovedStateRDD;
 import io.sluice.state.internal.StateBackend;
 import io.sluice.state.internal.StateLoader;
 import io.sluice.state.internal.StateRDD;
@@ -209,10 +210,10 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
                 .orElseGet(() -> graph().sparkContext().<Tuple2<K, V>>emptyRDD());
         Exchange<K, V> exchange = Exchange.of(data.rdd(), partitioner, shuffleSerializer());
         exchanges.add(time, exchange);
-        @SuppressWarnings("unchecked")
-        List<io.sluice.rdd.ExecutorLocation> executors = graph().statePlacement().executors(); // asked once a batch
+        List<ExecutorLocation> executors = graph().statePlacement().executors(); // asked once a batch
         int partitionsPerExecutor = (partitioner.numPartitions() + Math.max(1, executors.size()) - 1)
                 / Math.max(1, executors.size());
+        @SuppressWarnings("unchecked")
         StateRDD<Object, Tuple2<K, V>, R> rdd = new StateRDD<>(
                 previous == null ? null : (org.apache.spark.rdd.RDD<Object>) previous.rdd(),
                 exchange.rdd(), partitioner, figures.reporting(HeapStateLimit.checked(transition(time), describe(),

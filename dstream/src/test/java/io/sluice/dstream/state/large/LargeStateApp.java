@@ -25,7 +25,8 @@ import scala.Tuple2;
  * A mapWithState running count that fills {@code keys} distinct keys, {@code perBatch} new ones a batch, then
  * counts every key once more in the batches after: run by {@link StateBeyondMemoryTest} in a JVM of a small heap.
  * Prints, per batch, its time, the keys in state, the state's bytes on the heap and on disk, the heap in use after
- * a collection and the wall-clock time since the batch before; "done" and the last batch's output checks, or "failed: " and the error.
+ * a collection and the wall-clock time since the batch before; then "done" with the sum of the emitted counts, or
+ * "failed: " and the error.
  * Arguments: backend, keys, new keys per batch, batches over existing keys, Spark's local directory.
  */
 public final class LargeStateApp {
@@ -80,7 +81,8 @@ public final class LargeStateApp {
                 System.gc();
                 long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
                 say("batch " + event.batchInfo().batchTime().milliseconds() + " keys=" + (s == null ? -1 : s.numKeys())
-                        + " bytes=" + (s == null ? -1 : s.estimatedBytes()) + " disk=" + (s == null ? -1 : s.diskBytes())
+                        + " bytes=" + (s == null ? -1 : s.estimatedBytes())
+                        + " disk=" + (s == null ? -1 : s.diskBytes())
                         + " heap=" + heap + " millis=" + millis
                         + " failed=" + event.batchInfo().failed());
                 clock.advance(INTERVAL);

@@ -41,8 +41,9 @@ class StateBeyondMemoryTest {
 
     private List<String> run(String backend) throws Exception {
         Path local = Files.createDirectories(dir.resolve("local-" + backend));
-        try (ChildJvm app = ChildJvm.start(LargeStateApp.class, JVM, List.of(backend, String.valueOf(KEYS),
-                String.valueOf(PER_BATCH), String.valueOf(REVISITS), local.toString()), dir.resolve(backend + ".log"))) {
+        List<String> args = List.of(backend, String.valueOf(KEYS), String.valueOf(PER_BATCH),
+                String.valueOf(REVISITS), local.toString());
+        try (ChildJvm app = ChildJvm.start(LargeStateApp.class, JVM, args, dir.resolve(backend + ".log"))) {
             app.awaitLine(l -> l.startsWith("done ") || l.startsWith("failed: "), 600);
             app.awaitExit(60);
             List<String> stores;
