@@ -119,8 +119,8 @@ public final class FileWriteAheadLog implements WriteAheadLog {
             throw new IOException("write-ahead log segment " + file + " no longer exists (cleaned): cannot read "
                     + handle.encode());
         }
-        long fileLength = fs.getFileStatus(file).getLen();
         try (FSDataInputStream in = fs.open(file)) {
+            long fileLength = HadoopFiles.readableLength(fs, file, in);
             in.seek(handle.offset());
             SegmentFormat.Read read = SegmentFormat.readRecord(new DataInputStream(in), fileLength - handle.offset());
             if (read == null || read.data().length != handle.length()) {
@@ -147,8 +147,8 @@ public final class FileWriteAheadLog implements WriteAheadLog {
 
     private void readSegment(SegmentName segment, List<LoggedRecord> into) throws IOException {
         Path file = new Path(directory, segment.fileName());
-        long length = fs.getFileStatus(file).getLen();
         try (FSDataInputStream raw = fs.open(file)) {
+            long length = HadoopFiles.readableLength(fs, file, raw);
             DataInputStream in = new DataInputStream(raw);
             if (SegmentFormat.readHeader(in, file.toString()) < 0) {
                 LOG.warn("Write-ahead log segment {} ends inside its header (a crash while it was created); "
