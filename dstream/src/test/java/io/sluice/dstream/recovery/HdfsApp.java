@@ -24,8 +24,9 @@ import scala.Tuple2;
  *
  * <p>Batches run when the test says: each line "batch" on standard input moves the manual clock one interval
  * ("advanced t"); "stop" stops gracefully ("stopped"). When awaitTermination throws (a failed batch), it prints
- * "terminated message" and exits with 1, as an application whose main thread waits there. It prints "recovered t|none", then per batch
- * "submitted t socket=n" and "completed t socket=n failed=b", and "receiver kind: message" for receiver events.
+ * "terminated message" and exits with 1, as an application whose main thread waits there. It prints
+ * "recovered t|none", then per batch "submitted t socket=n" and "completed t socket=n failed=b", and
+ * "receiver kind: message" for receiver events.
  *
  * <p>Arguments: checkpoint directory URI, output directory, feeder port, batch interval ms.
  */

@@ -25,9 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
  * the faults of production: its driver killed with {@code kill -9} three times while a batch of logged records is
  * in flight (restarted with getOrCreate each time), a DataNode stopped for five batches and started again, and the
  * NameNode down until a batch fails (its state checkpoint cannot be written; the driver's awaitTermination throws
- * and it exits, as an application does), the driver restarted once the NameNode is back. Then a failure-free run gets the same input and {@link ChaosCheck} compares:
- * every record saved once, mapWithState's running totals 1..n per key, the final state, the windowed counts; and
- * every batch time has exactly one output. It prints the timeline (recovery times, what each fault did).
+ * and it exits, as an application does), the driver restarted once the NameNode is back. Then a failure-free run
+ * gets the same input and {@link ChaosCheck} compares: every record saved once, mapWithState's running totals 1..n
+ * per key, the final state, the windowed counts; and every batch time has exactly one output. It prints the
+ * timeline (recovery times, what each fault did).
  *
  * <p>As in the chaos run, the feeder pauses before a kill until the batches took every line sent: a socket
  * receiver loses, in any engine, lines it read but had not stored when it died; the write-ahead log keeps what
@@ -37,8 +38,12 @@ class HdfsRecoveryTest {
     private static final long INTERVAL_MS = 1000;
     private static final int KILLS = 3;
     private static final int DATANODE_DOWN_BATCHES = 5;
+    /** At most this many batches without a NameNode before one must fail (state is checkpointed every 2). */
     private static final int NAMENODE_DOWN_BATCHES = 4;
-    /** Small, quickly starting drivers whose HDFS client gives up on an unreachable NameNode within a second. */
+    /**
+     * Small, quickly starting drivers whose HDFS client gives up on an unreachable NameNode within a second (the
+     * default retries for about 20 s per call).
+     */
     private static final List<String> JVM = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
             "-Dspark.ui.enabled=false", "-Dspark.hadoop.ipc.client.connect.max.retries=1",
             "-Dspark.hadoop.ipc.client.connect.retry.interval=200",
