@@ -22,9 +22,10 @@ import scala.Tuple2;
  * Counts the words in the records of Kafka topics, every 2 s: Spark's {@code JavaDirectKafkaWordCount} on
  * Sluice, ported by changing its imports and how the context is made.
  *
- * <p>Usage: {@code KafkaWordCount <brokers> <groupId> <topics>}: {@code brokers} a list of one or more Kafka
- * brokers ({@code host:port,...}), {@code groupId} the consumer group, {@code topics} a list of one or more
- * topics to read. The README says how to run it against a broker.
+ * <p>Usage: {@code KafkaWordCount <brokers> <groupId> <topics> [<output>]}: {@code brokers} a list of one or more
+ * Kafka brokers ({@code host:port,...}), {@code groupId} the consumer group, {@code topics} a list of one or more
+ * topics to read, {@code output} (not in Spark's sample) a directory where each batch's counts are also saved as
+ * text files {@code counts-<batch ms>.txt}. The README says how to run it against a broker.
  */
 public final class KafkaWordCount {
     private static final Pattern SPACE = Pattern.compile(" ");
@@ -34,10 +35,11 @@ public final class KafkaWordCount {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 3) {
-            System.err.println("Usage: KafkaWordCount <brokers> <groupId> <topics>\n"
+            System.err.println("Usage: KafkaWordCount <brokers> <groupId> <topics> [<output>]\n"
                     + "  <brokers> is a list of one or more Kafka brokers\n"
                     + "  <groupId> is a consumer group name to consume from topics\n"
-                    + "  <topics> is a list of one or more kafka topics to consume from\n");
+                    + "  <topics> is a list of one or more kafka topics to consume from\n"
+                    + "  <output> (optional) is a directory to save each batch's counts in\n");
             System.exit(1);
         }
         String brokers = args[0];
@@ -49,7 +51,11 @@ public final class KafkaWordCount {
                 .batchInterval(Duration.ofSeconds(2)).build();
         DStream<ConsumerRecord<String, String>> messages = KafkaUtils.createDirectStream(ssc,
                 LocationStrategies.PreferConsistent(), ConsumerStrategies.Subscribe(topics, kafkaParams(brokers, groupId)));
-        wordCounts(messages).print();
+        PairDStream<String, Integer> counts = wordCounts(messages);
+        if (args.length > 3) { // saved before printed: a printed batch's files are committed
+            counts.saveAsTextFiles(args[3] + "/counts", "txt");
+        }
+        counts.print();
 
         ssc.start();
         ssc.awaitTermination();

@@ -24,14 +24,20 @@ import scala.Tuple2;
  *
  * <p>Options (all optional): {@code --records N} per batch (default 100000), {@code --keys N} distinct words
  * (default 10000), {@code --batches N} to run (default 10), {@code --interval-ms N} batch interval (default
- * 1000). The master is spark-submit's when it set one, else {@code local[*]}.
+ * 1000), {@code --output DIR} to also save each batch's counts as text files {@code DIR/counts-<batch ms>.txt}
+ * (any Hadoop file system URI; default: print only). The master is spark-submit's when it set one, else
+ * {@code local[*]}.
  */
 public final class WordCount {
     private WordCount() {
     }
 
-    /** The sample's settings, validated. */
-    public record Options(long records, int keys, int batches, Duration interval) {
+    /** The sample's settings, validated; {@code output} is empty when the counts are only printed. */
+    public record Options(long records, int keys, int batches, Duration interval, String output) {
+        public Options(long records, int keys, int batches, Duration interval) {
+            this(records, keys, batches, interval, "");
+        }
+
         public Options {
             if (records < 0 || keys < 1 || batches < 1 || interval.toMillis() < 1) {
                 throw new IllegalArgumentException("need --records >= 0, --keys >= 1, --batches >= 1 and "
@@ -44,6 +50,7 @@ public final class WordCount {
             int keys = 10_000;
             int batches = 10;
             long intervalMs = 1000;
+            String output = "";
             for (int i = 0; i < args.length; i++) {
                 String name = args[i];
                 if (i + 1 >= args.length) {
@@ -58,12 +65,14 @@ public final class WordCount {
                     batches = Integer.parseInt(value);
                 } else if (name.equals("--interval-ms")) {
                     intervalMs = Long.parseLong(value);
+                } else if (name.equals("--output")) {
+                    output = value;
                 } else {
                     throw new IllegalArgumentException("unknown option " + name
-                            + "; known: --records, --keys, --batches, --interval-ms");
+                            + "; known: --records, --keys, --batches, --interval-ms, --output");
                 }
             }
-            return new Options(records, keys, batches, Duration.ofMillis(intervalMs));
+            return new Options(records, keys, batches, Duration.ofMillis(intervalMs), output);
         }
     }
 
@@ -81,7 +90,11 @@ public final class WordCount {
                 done.countDown();
             }
         });
-        topWords(ssc.generatorStream(options.records(), options.keys(), 0), 5, System.out::println);
+        PairDStream<String, Integer> counts = topWords(ssc.generatorStream(options.records(), options.keys(), 0), 5,
+                System.out::println);
+        if (!options.output().isEmpty()) {
+            counts.saveAsTextFiles(options.output() + "/counts", "txt");
+        }
         ssc.start();
         try {
             // Waits for the batches; awaitTerminationOrTimeout rethrows a failed batch's error at once.
@@ -93,8 +106,11 @@ public final class WordCount {
         }
     }
 
-    /** The word count itself: lines → words → (word, 1) → counts per batch, reporting each batch's top {@code n}. */
-    public static void topWords(DStream<String> lines, int n, Consumer<String> out) {
+    /**
+     * The word count itself: lines → words → (word, 1) → counts per batch, reporting each batch's top {@code n};
+     * returns the counts.
+     */
+    public static PairDStream<String, Integer> topWords(DStream<String> lines, int n, Consumer<String> out) {
         PairDStream<String, Integer> counts = lines
                 .flatMap(line -> Arrays.asList(line.split(" ")).iterator())
                 .mapToPair(word -> new Tuple2<>(word, 1))
@@ -102,6 +118,7 @@ public final class WordCount {
         // The foreachRDD function runs on the driver: it need not be serializable, so it may capture `out`.
         counts.foreachRDD((rdd, time) -> out.accept("batch " + Instant.ofEpochMilli(time.milliseconds())
                 + " top words: " + format(rdd.takeOrdered(n, new ByCountThenWord()))));
+        return counts;
     }
 
     static String format(List<Tuple2<String, Integer>> top) {

@@ -60,13 +60,22 @@ public final class ChildJvm implements AutoCloseable {
     /** As {@link #start(Class, List, List, Path)}, with extra environment variables. */
     public static ChildJvm start(Class<?> main, List<String> jvmFlags, List<String> args, Path log,
             java.util.Map<String, String> env) throws IOException {
+        return start(System.getProperty("java.class.path"), main.getName(), jvmFlags, args, log, env);
+    }
+
+    /**
+     * As {@link #start(Class, List, List, Path, java.util.Map)}, with another class path: a main class that is not
+     * on the test's (spark-submit on Spark's jars alone, the application in its own jar).
+     */
+    public static ChildJvm start(String classPath, String main, List<String> jvmFlags, List<String> args, Path log,
+            java.util.Map<String, String> env) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(ADD_OPENS);
         command.addAll(jvmFlags);
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(main.getName());
+        command.add(classPath);
+        command.add(main);
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(log.toFile());
         builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");

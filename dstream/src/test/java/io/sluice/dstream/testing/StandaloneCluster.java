@@ -13,9 +13,11 @@ import org.apache.spark.SparkContext$;
 
 /**
  * A standalone Spark cluster on this machine from the test class path: a Master and Workers, each its own JVM,
- * bound to 127.0.0.1 (docs: ../shared/spark-cluster.md). Executors are the Workers' child processes; the
- * application's driver is the test JVM (see {@link LocalCluster#builder} for its settings). {@link #close} kills
- * every process it started, executors included.
+ * bound to 127.0.0.1 (docs/production.md has the recipe). Executors are the Workers' child processes; the
+ * application's driver is the test JVM (see {@link LocalCluster#builder} for its settings), or a spark-submit
+ * child JVM. The Workers' {@code SPARK_HOME} is {@code <dir>/spark-home}: its {@code jars} folder is empty unless
+ * the test filled it first (executors then take Spark from it, as on a cluster with a Spark distribution).
+ * {@link #close} kills every process it started, executors included.
  */
 public final class StandaloneCluster implements AutoCloseable {
     private static final List<String> JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
@@ -61,6 +63,14 @@ public final class StandaloneCluster implements AutoCloseable {
             port = socket.getLocalPort();
         }
         StandaloneCluster cluster = new StandaloneCluster("spark://127.0.0.1:" + port, dir);
+        // The Master's log says when Workers register; a class path's own log4j2.properties (the samples' is at
+        // WARN) must not hide it.
+        Files.write(dir.resolve("cluster-log4j2.properties"), List.of(
+                "rootLogger.level = warn", "rootLogger.appenderRef.stderr.ref = console",
+                "appender.console.type = Console", "appender.console.name = console",
+                "appender.console.target = SYSTEM_ERR", "appender.console.layout.type = PatternLayout",
+                "appender.console.layout.pattern = %d{HH:mm:ss.SSS} %p %c{1}: %m%n",
+                "logger.deploy.name = org.apache.spark.deploy", "logger.deploy.level = info"));
         try {
             cluster.launch(List.of("-Dspark.master.rest.enabled=false", "org.apache.spark.deploy.master.Master",
                     "--host", "127.0.0.1", "--port", String.valueOf(port), "--webui-port", "0"), cluster.masterLog, dir);
@@ -87,6 +97,7 @@ public final class StandaloneCluster implements AutoCloseable {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(ChildJvm.ADD_OPENS);
         command.addAll(JVM);
+        command.add("-Dlog4j2.configurationFile=" + dir.resolve("cluster-log4j2.properties"));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.addAll(mainAndArgs);

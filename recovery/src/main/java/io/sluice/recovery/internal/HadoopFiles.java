@@ -3,11 +3,15 @@ package io.sluice.recovery.internal;
 import java.io.IOException;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 
 /**
  * File system access for checkpoints and logs, on any Hadoop file system (a local path, hdfs://, s3a://...).
@@ -40,7 +44,12 @@ public final class HadoopFiles {
         }
     }
 
-    /** Writes {@code target} so that readers see all of {@code bytes} or no file: a synced temp file, renamed. */
+    /**
+     * Writes {@code target} so that readers see all of {@code bytes} or no file: a synced temp file, closed (on
+     * HDFS, closing waits until the NameNode has the file's blocks complete), then renamed. On HDFS the rename
+     * replaces an existing target in one NameNode operation; elsewhere the old target is deleted first, so a
+     * crash between the two leaves the temp file only (readers fall back to an older checkpoint).
+     */
     public static void writeAtomically(FileSystem fs, Path target, byte[] bytes) throws IOException {
         Path temp = new Path(target.getParent(), "." + target.getName() + "." + UUID.randomUUID() + ".tmp");
         try {
@@ -48,17 +57,39 @@ public final class HadoopFiles {
                 out.write(bytes);
                 sync(out);
             }
+            if (fs instanceof DistributedFileSystem hdfs) {
+                hdfs.rename(temp, target, Options.Rename.OVERWRITE);
+                return;
+            }
             if (fs.exists(target) && !fs.delete(target, false)) {
                 throw new IOException("could not replace " + target);
             }
             if (!fs.rename(temp, target)) {
                 throw new IOException("could not rename " + temp + " to " + target);
             }
-        } finally {
-            if (fs.exists(temp)) {
-                fs.delete(temp, false);
-            }
+        } catch (IOException | RuntimeException e) {
+            deleteQuietly(fs, temp, e);
+            throw e;
         }
+    }
+
+    // the file system that just failed a write usually fails the clean-up too: that must not hide the first error
+    private static void deleteQuietly(FileSystem fs, Path temp, Exception cause) {
+        try {
+            fs.delete(temp, false);
+        } catch (IOException | RuntimeException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    /**
+     * How many bytes of {@code file} a reader can read through {@code in}. HDFS lists a file that is still open
+     * (a write-ahead log segment of a running or crashed writer) with the length the NameNode last heard of (its
+     * completed blocks, or the first sync of the last one), short of what was synced since; the input stream asks
+     * the DataNodes for the length they can serve.
+     */
+    public static long readableLength(FileSystem fs, Path file, FSDataInputStream in) throws IOException {
+        return in instanceof HdfsDataInputStream hdfs ? hdfs.getVisibleLength() : fs.getFileStatus(file).getLen();
     }
 
     /** Whether {@code name} is a temp file {@link #writeAtomically} left behind (a crash before its rename). */

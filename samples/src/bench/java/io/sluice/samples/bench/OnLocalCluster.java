@@ -21,7 +21,7 @@ import org.apache.spark.streaming.api.java.JavaDStream;
  * (1 GB heap, committed and touched at start like the sides' heaps). Executors take the driver's class path
  * (the Workers need a SPARK_HOME with a {@code jars} folder only to exist), everything binds to 127.0.0.1, and
  * the batches start only once every executor has registered. Same pipeline, figure and target as the workload
- * it wraps; see /work/shared/spark-cluster.md.
+ * it wraps; docs/production.md has the recipe for a cluster on one machine.
  */
 final class OnLocalCluster implements BatchWorkload {
     private static final int EXECUTOR_MB = 1024;

@@ -72,24 +72,50 @@ public final class FileWriteAheadLog implements WriteAheadLog {
         return open(directory, conf, Settings.DEFAULT);
     }
 
+    /**
+     * Logs {@code record}. A write into a segment already open that fails (on HDFS: a DataNode of the segment's
+     * write pipeline died and no other could take its place) is tried once more in a fresh segment, which gets a
+     * new pipeline of live DataNodes; the failed segment is abandoned, so its possibly torn record stays its last.
+     */
     @Override
     public synchronized RecordHandle write(byte[] record, Time time) throws IOException {
         ensureOpen();
         byte[] bytes = SegmentFormat.encode(record, time.milliseconds());
-        if (current == null || !current.holds(time.milliseconds())
-                || (position > SegmentFormat.HEADER_BYTES && position + bytes.length > settings.maxSegmentBytes())) {
+        boolean fresh = current == null || !current.holds(time.milliseconds())
+                || (position > SegmentFormat.HEADER_BYTES && position + bytes.length > settings.maxSegmentBytes());
+        if (fresh) {
             roll(time);
         }
         try {
-            out.write(bytes);
-            HadoopFiles.sync(out);
+            return append(bytes, record.length);
         } catch (IOException e) {
+            String failed = current.fileName();
             abandonSegment(); // its tail may be torn now; the next write starts a fresh segment
-            throw new IOException("could not log a record of batch " + time + " to " + directory + ": " + e, e);
+            if (fresh) {
+                throw failure(time, e);
+            }
+            LOG.warn("Could not log a record of batch {} to segment {} of {} ({}); writing it to a new segment",
+                    time, failed, directory, e.toString());
         }
-        RecordHandle handle = new RecordHandle(current.fileName(), position, record.length);
+        try {
+            roll(time);
+            return append(bytes, record.length);
+        } catch (IOException e) {
+            abandonSegment();
+            throw failure(time, e);
+        }
+    }
+
+    private RecordHandle append(byte[] bytes, int recordLength) throws IOException {
+        out.write(bytes);
+        HadoopFiles.sync(out);
+        RecordHandle handle = new RecordHandle(current.fileName(), position, recordLength);
         position += bytes.length;
         return handle;
+    }
+
+    private IOException failure(Time time, IOException e) {
+        return new IOException("could not log a record of batch " + time + " to " + directory + ": " + e, e);
     }
 
     private void roll(Time time) throws IOException {
@@ -119,8 +145,8 @@ public final class FileWriteAheadLog implements WriteAheadLog {
             throw new IOException("write-ahead log segment " + file + " no longer exists (cleaned): cannot read "
                     + handle.encode());
         }
-        long fileLength = fs.getFileStatus(file).getLen();
         try (FSDataInputStream in = fs.open(file)) {
+            long fileLength = HadoopFiles.readableLength(fs, file, in);
             in.seek(handle.offset());
             SegmentFormat.Read read = SegmentFormat.readRecord(new DataInputStream(in), fileLength - handle.offset());
             if (read == null || read.data().length != handle.length()) {
@@ -147,8 +173,8 @@ public final class FileWriteAheadLog implements WriteAheadLog {
 
     private void readSegment(SegmentName segment, List<LoggedRecord> into) throws IOException {
         Path file = new Path(directory, segment.fileName());
-        long length = fs.getFileStatus(file).getLen();
         try (FSDataInputStream raw = fs.open(file)) {
+            long length = HadoopFiles.readableLength(fs, file, raw);
             DataInputStream in = new DataInputStream(raw);
             if (SegmentFormat.readHeader(in, file.toString()) < 0) {
                 LOG.warn("Write-ahead log segment {} ends inside its header (a crash while it was created); "

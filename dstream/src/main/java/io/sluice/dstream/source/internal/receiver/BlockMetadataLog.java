@@ -44,9 +44,13 @@ final class BlockMetadataLog implements AutoCloseable {
         log.write(line.getBytes(StandardCharsets.UTF_8), now);
     }
 
-    /** Every block still logged, oldest first. */
+    /**
+     * Every block still logged, oldest first, each once: a record whose write failed may be complete in the
+     * abandoned segment as well as in the one the log wrote it to again.
+     */
     List<ReceivedBlock> readAll() {
         List<ReceivedBlock> blocks = new ArrayList<>();
+        java.util.Set<Long> sequences = new java.util.HashSet<>();
         try {
             for (LoggedRecord r : log.readAll()) {
                 String[] f = new String(r.data(), StandardCharsets.UTF_8).split(" ", 9);
@@ -60,6 +64,9 @@ final class BlockMetadataLog implements AutoCloseable {
                 } else {
                     throw new IOException("not a received-block record of format " + VERSION + " (or " + PREVIOUS
                             + ") at " + r.handle().encode());
+                }
+                if (!sequences.add(blocks.get(blocks.size() - 1).sequence())) {
+                    blocks.remove(blocks.size() - 1);
                 }
             }
         } catch (IOException e) {
