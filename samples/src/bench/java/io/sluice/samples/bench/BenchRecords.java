@@ -8,7 +8,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /**
- * The benchmark input of /work/shared/BENCHMARKS.md, identical on both sides: one pre-built RDD per batch whose
+ * The benchmark input of docs/benchmark.md, identical on both sides: one pre-built RDD per batch whose
  * records are generated inside the tasks, so the driver does no per-record work. Record i of partition p of
  * batch b is {@code "w" + floorMod(x, keys)} with x from {@link #mix}. Written out here rather than borrowed
  * from the engine so that the benchmark's input never changes with Sluice's generator.

@@ -3,7 +3,7 @@ package io.sluice.samples.bench;
 import java.time.Duration;
 
 /**
- * The common settings of /work/shared/BENCHMARKS.md: {@code local[2]}, UI off, default parallelism 4, 3 s batches,
+ * The common settings of docs/benchmark.md: {@code local[2]}, UI off, default parallelism 4, 3 s batches,
  * 16 batches of which the first 2 are warm-up. Batches, warm-up and interval can be lowered for a quick check
  * (system properties {@code bench.batches}, {@code bench.warmup}, {@code bench.interval.ms}); such a run is not
  * {@link #standard()} and does not update docs/performance.md.

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * One benchmark workload of /work/shared/BENCHMARKS.md, defined once for both engines. Register it in {@link
+ * One benchmark workload of docs/benchmark.md, defined once for both engines. Register it in {@link
  * Workloads}. Most workloads are a pipeline over the standard queue input: implement {@link BatchWorkload}.
  * Workloads measured some other way (a restart, bytes on disk) implement {@link #run} themselves.
  */
