@@ -23,7 +23,7 @@ import scala.Tuple2;
 
 /**
  * A mapWithState running count that fills {@code keys} distinct keys, {@code perBatch} new ones a batch, then
- * counts every key once more in the batches after: run by {@link StateBeyondMemoryTest} in a JVM of a small heap.
+ * counts the first keys once more, {@code perBatch} of them a batch, in the batches after: run by {@link StateBeyondMemoryTest} in a JVM of a small heap.
  * Prints, per batch, its time, the keys in state, the state's bytes on the heap and on disk, the heap in use after
  * a collection and the wall-clock time since the batch before; then "done" with the sum of the emitted counts, or
  * "failed: " and the error.
@@ -55,8 +55,8 @@ public final class LargeStateApp {
         context.sparkContext().setLogLevel("ERROR");
         Queue<JavaRDD<String>> batches = new ArrayDeque<>();
         for (int b = 0; b < filling + revisits; b++) {
-            long from = b < filling ? b * perBatch : (b - filling) * (keys / revisits);
-            long to = b < filling ? Math.min(keys, from + perBatch) : from + keys / revisits;
+            long from = (b < filling ? b : b - filling) * perBatch; // then the first keys again, a batch's worth each
+            long to = Math.min(keys, from + perBatch);
             batches.add(words(context.sparkContext(), from, to));
         }
         long[] emittedSum = new long[1];

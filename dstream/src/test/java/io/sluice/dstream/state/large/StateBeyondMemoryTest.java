@@ -68,7 +68,7 @@ class StateBeyondMemoryTest {
         }
         // every record emits its key's new count: 1 for each key, then 2 for each key the last batches revisit
         long emitted = Long.parseLong(last.split(" ")[1].substring("emitted=".length()));
-        assertEquals(KEYS + 2 * KEYS, emitted, "the emitted counts");
+        assertEquals(KEYS + 2 * REVISITS * PER_BATCH, emitted, "the emitted counts");
         long max = Long.parseLong(last.split(" ")[2].substring("max=".length()));
         Batch full = batches.get(batches.size() - 1);
         assertTrue(full.disk() > 50L * KEYS / 2, "the state is on local disk: " + full);

@@ -62,7 +62,7 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
     private final long time;
     private final RocksCodec codec;
     /** Keys read or changed in this batch; the changed ones are written at the next flush. */
-    private final Map<Object, Entry> known = new HashMap<>();
+    private Map<Object, Entry> known = new HashMap<>();
     private int pending;
     private RocksStore target; // claimed at the first flush
     private boolean flushed;
@@ -92,6 +92,9 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
         records.forEachRemaining(all::add);
         if (previous.store == null) {
             return all.iterator();
+        }
+        if (known.isEmpty()) { // sized for the batch's records at once, not grown key by key
+            known = new HashMap<>(Math.max(16, all.size() * 2));
         }
         List<Entry> fetching = new ArrayList<>();
         List<byte[]> keys = new ArrayList<>();
