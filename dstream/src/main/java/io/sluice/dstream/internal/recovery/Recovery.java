@@ -283,7 +283,7 @@ public final class Recovery {
     /** The scheduler observes the batches for the progress writer and the state checkpoints. */
     private Start started(StreamGraph graph, CheckpointedStart plan, List<Time> rerun, Time first, Time zero,
             Time lastCheckpointed) {
-        List<StateCheckpointer<?, ?>> states = new ArrayList<>();
+        List<StateCheckpointObserver<?, ?>> states = new ArrayList<>();
         for (Operator<?> op : graph.operators()) {
             if (op instanceof StatefulOperator<?, ?, ?, ?, ?> stateful) {
                 checkpointer(stateful, plan, graph.outputs().size() + states.size()).ifPresent(states::add);
@@ -298,9 +298,9 @@ public final class Recovery {
     }
 
     /** Its checkpoint job's id follows the output operations' ids (and those of earlier state checkpoints). */
-    private static <K, S> Optional<StateCheckpointer<K, S>> checkpointer(StatefulOperator<K, ?, S, ?, ?> op,
+    private static <K, S> Optional<StateCheckpointObserver<K, S>> checkpointer(StatefulOperator<K, ?, S, ?, ?> op,
             CheckpointedStart plan, int jobId) {
-        return plan.<K, S>checkpointsOf(op.stableId()).map(c -> new StateCheckpointer<>(op, c, jobId));
+        return plan.<K, S>checkpointsOf(op.stableId()).map(c -> new StateCheckpointObserver<>(op, c, jobId));
     }
 
     private HadoopCheckpointStorage storage() {

@@ -4,8 +4,6 @@ import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.JobTags;
 import io.sluice.recovery.internal.CheckpointStore;
-import io.sluice.recovery.internal.StateCheckpoint;
-import io.sluice.recovery.internal.StateFile;
 import io.sluice.state.internal.HeapBackend;
 import io.sluice.state.internal.MapWithStateBatch;
 import io.sluice.state.internal.StateBackend;
@@ -43,7 +41,7 @@ import scala.reflect.ClassTag$;
  * last complete checkpoint (the state was re-partitioned), every partition is written as a snapshot; a restore
  * reads the state in the layout it was saved in, and the operator moves it to its own at the first batch.
  */
-public final class StateCheckpointing<K, S> {
+public final class StateCheckpointPlanner<K, S> {
     /** A restore reads at most a snapshot and this many deltas per partition. */
     static final int MAX_DELTAS = 9;
     private static final int KEPT = 4;
@@ -57,14 +55,14 @@ public final class StateCheckpointing<K, S> {
     private final String name;
     private final KeyGroupPartitioner partitioner;
     private final StateBackend backend;
-    private final NavigableMap<Time, StateCheckpoint> complete = new ConcurrentSkipListMap<>();
+    private final NavigableMap<Time, StateSnapshotFiles> complete = new ConcurrentSkipListMap<>();
     private final Map<Time, Plan> plans = new ConcurrentHashMap<>();
 
     /**
      * What the checkpoint of one batch builds on: the last complete checkpoint in the same layout, and per
      * partition its base.
      */
-    private record Plan(int partitions, StateCheckpoint base, List<Long> deltaSince) {
+    private record Plan(int partitions, StateSnapshotFiles base, List<Long> deltaSince) {
     }
 
     /** The state a restart starts from, and the chain of files each partition is restored from. */
@@ -77,7 +75,7 @@ public final class StateCheckpointing<K, S> {
      * @param name       the operator as messages and Spark's UI name it
      * @param backend    the backend restored state is loaded into
      */
-    public StateCheckpointing(SparkContext sc, String root, FileSystem fs, Broadcast<SerializableConfiguration> conf,
+    public StateCheckpointPlanner(SparkContext sc, String root, FileSystem fs, Broadcast<SerializableConfiguration> conf,
             String operatorId, String kind, String name, KeyGroupPartitioner partitioner, StateBackend backend) {
         this.sc = sc;
         this.root = root;
@@ -91,8 +89,8 @@ public final class StateCheckpointing<K, S> {
     }
 
     /** The newest checkpoint at or before {@code time} whose files are complete, if any. */
-    public Optional<StateCheckpoint> latestAsOf(Time time) {
-        Map.Entry<Time, StateCheckpoint> e = complete.floorEntry(time);
+    public Optional<StateSnapshotFiles> latestAsOf(Time time) {
+        Map.Entry<Time, StateSnapshotFiles> e = complete.floorEntry(time);
         return e == null ? Optional.empty() : Optional.of(e.getValue());
     }
 
@@ -103,8 +101,8 @@ public final class StateCheckpointing<K, S> {
      * checkpoints completed since. (A plan made later builds on the newest complete checkpoint, which the
      * newest progress checkpoint references, or which belongs to a batch after it.)
      */
-    public List<StateCheckpoint> inUse() {
-        List<StateCheckpoint> inUse = new ArrayList<>();
+    public List<StateSnapshotFiles> inUse() {
+        List<StateSnapshotFiles> inUse = new ArrayList<>();
         for (Plan plan : plans.values()) {
             if (plan.base != null) {
                 inUse.add(plan.base);
@@ -118,7 +116,7 @@ public final class StateCheckpointing<K, S> {
      * the driver's JVM, taken from what {@code prefetch} decoded ahead), persisted and already being read (in a
      * job of its own, tagged as part of batch {@code next}).
      */
-    public Restored<K, S> restore(StateCheckpoint state, Time next, StatePrefetch prefetch) {
+    public Restored<K, S> restore(StateSnapshotFiles state, Time next, StatePrefetch prefetch) {
         int keyGroups = partitioner.keyGroups().count();
         if (state.keyGroups() != keyGroups) {
             throw new IllegalStateException("The checkpointed state of " + name + " is split in "
@@ -131,7 +129,7 @@ public final class StateCheckpointing<K, S> {
             chains.add(state.chainOf(p));
         }
         JavaRDD<StateVersion<K, S>> versions = versions(new RestoredStateRDD<>(sc, root, conf, operatorId, name,
-                state.time(), chains, false, null, StateCheckpointing::versionOf, backend,
+                state.time(), chains, false, null, StateCheckpointPlanner::versionOf, backend,
                 backend == HeapBackend.INSTANCE ? prefetch.lendTo(sc) : null));
         versions.setName(name + " state restored @ " + state.time().milliseconds());
         versions.persist(StorageLevel.MEMORY_ONLY());
@@ -163,11 +161,11 @@ public final class StateCheckpointing<K, S> {
             chains.add(plan.base == null ? List.of() : plan.base.chainOf(p));
         }
         return versions(new RestoredStateRDD<>(sc, root, conf, operatorId, name, time, chains, true, cached,
-                StateCheckpointing::versionOf, backend, null));
+                StateCheckpointPlanner::versionOf, backend, null));
     }
 
     private Plan plan(int partitions) {
-        Map.Entry<Time, StateCheckpoint> last = complete.lastEntry();
+        Map.Entry<Time, StateSnapshotFiles> last = complete.lastEntry();
         if (last != null && last.getValue().partitions() != partitions) {
             last = null; // re-partitioned since: no partition has a chain to add a delta to
         }
@@ -200,10 +198,10 @@ public final class StateCheckpointing<K, S> {
         }
         try {
             for (boolean full : new boolean[] {true, false}) { // files an earlier run wrote for this batch
-                fs.delete(new Path(root, CheckpointStore.stateFilePath(operatorId, time, full, 0)).getParent(),
+                fs.delete(new Path(root, StateFile.pathOf(operatorId, time, full, 0)).getParent(),
                         true);
             }
-            List<StateFile> written = StateCheckpointJob.write(versions, root, conf, operatorId, time,
+            List<StateFile> written = StateFilesJob.write(versions, root, conf, operatorId, time,
                     plan.deltaSince);
             List<StateFile> files = new ArrayList<>();
             for (StateFile f : written) {
@@ -212,7 +210,7 @@ public final class StateCheckpointing<K, S> {
                 }
                 files.add(f);
             }
-            complete.put(time, new StateCheckpoint(operatorId, kind, time, plan.partitions,
+            complete.put(time, new StateSnapshotFiles(operatorId, kind, time, plan.partitions,
                     partitioner.keyGroups().count(), files));
             while (complete.size() > KEPT) {
                 complete.pollFirstEntry();
