@@ -1,7 +1,6 @@
 package io.sluice.dstream.internal.recovery;
 
 import io.sluice.dstream.internal.StartPlan;
-import io.sluice.dstream.internal.StateStart;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.Checkpoint;
@@ -10,6 +9,7 @@ import io.sluice.state.internal.checkpoint.StateSnapshotFiles;
 import io.sluice.state.internal.checkpoint.StateFile;
 import io.sluice.state.internal.StateBackend;
 import io.sluice.state.internal.checkpoint.StateCheckpointPlanner;
+import io.sluice.state.internal.checkpoint.StateLifecycle;
 import io.sluice.state.internal.StateBackend;
 import io.sluice.state.internal.checkpoint.StatePrefetch;
 import java.time.Duration;
@@ -73,13 +73,14 @@ final class CheckpointedStart implements StartPlan {
 
     /**
      * The state an output reaches starts from the checkpoint's files (read in parallel, ahead of the first
-     * batch) if the checkpoint saved it under this id and kind, and is checkpointed from then on.
+     * batch) if the checkpoint saved it under this id and kind, and is checkpointed from then on: its lifecycle
+     * is its {@link StateCheckpointPlanner}.
      */
     @Override
-    public <K, S> StateStart<K, S> stateOf(String stableId, String kind, String name, KeyGroupPartitioner partitioner,
+    public <K, S> StateLifecycle<K, S> stateOf(String stableId, String kind, String name, KeyGroupPartitioner partitioner,
             Duration slide, StateBackend backend) {
         if (!checkpointed.contains(stableId)) {
-            return StateStart.fresh(); // no output reaches it: it never computes a batch
+            return StateLifecycle.fresh(); // no output reaches it: it never computes a batch
         }
         if (conf == null) {
             conf = SerializableConfiguration.broadcast(sc.sc());
@@ -89,13 +90,8 @@ final class CheckpointedStart implements StartPlan {
         checkpointings.put(stableId, checkpoints);
         Optional<StateSnapshotFiles> saved = recovered == null ? Optional.empty()
                 : StateSnapshotFiles.of(recovered, stableId).filter(s -> s.kind().equals(kind));
-        if (saved.isEmpty()) {
-            return new StateStart<>(null, null, checkpoints::plan);
-        }
-        StateCheckpointPlanner.Restored<K, S> restored = checkpoints.restore(saved.get(), saved.get().time().plus(slide),
-                prefetch);
-        restoredChains.addAll(restored.chains());
-        return new StateStart<>(saved.get().time(), restored.versions(), checkpoints::plan);
+        saved.ifPresent(s -> restoredChains.addAll(checkpoints.restore(s, s.time().plus(slide), prefetch).chains()));
+        return checkpoints;
     }
 
     /** The checkpoints of the stateful operator {@code stableId}, if it is checkpointed. */

@@ -28,10 +28,11 @@ import scala.reflect.ClassTag$;
 
 /**
  * The checkpoints of one stateful operator's state: plans each checkpoint (a full snapshot or a delta per
- * partition), writes it, remembers the complete ones, and restores the state from one.
+ * partition), writes it, remembers the complete ones, and restores the state from one; as the operator's
+ * {@link StateLifecycle}, it keeps the restored and planned states the next batches start from.
  *
- * <p>At a checkpoint time t, {@link #plan} decides per partition: a delta when the partition's chain since its
- * last snapshot is short and smaller than the snapshot. It returns the state of t as a {@link RestoredStateRDD},
+ * <p>At a checkpoint time t, {@link #batchGenerated} decides per partition: a delta when the partition's chain since its
+ * last snapshot is short and smaller than the snapshot. It keeps the state of t as a {@link RestoredStateRDD},
  * which takes each partition from the cached state of t or, once that is gone, from the files: the next batch's
  * state is computed from it (the lineage cut). {@link #write} is the batch's checkpoint job: it writes the
  * files, one task per partition, and records the new chain. The batch after t runs only after that job
@@ -41,7 +42,7 @@ import scala.reflect.ClassTag$;
  * last complete checkpoint (the state was re-partitioned), every partition is written as a snapshot; a restore
  * reads the state in the layout it was saved in, and the operator moves it to its own at the first batch.
  */
-public final class StateCheckpointPlanner<K, S> {
+public final class StateCheckpointPlanner<K, S> implements StateLifecycle<K, S> {
     /** A restore reads at most a snapshot and this many deltas per partition. */
     static final int MAX_DELTAS = 9;
     private static final int KEPT = 4;
@@ -57,6 +58,7 @@ public final class StateCheckpointPlanner<K, S> {
     private final StateBackend backend;
     private final NavigableMap<Time, StateSnapshotFiles> complete = new ConcurrentSkipListMap<>();
     private final Map<Time, Plan> plans = new ConcurrentHashMap<>();
+    private final StartingStates<K, S> starts = new StartingStates<>();
 
     /**
      * What the checkpoint of one batch builds on: the last complete checkpoint in the same layout, and per
@@ -134,6 +136,7 @@ public final class StateCheckpointPlanner<K, S> {
         versions.setName(name + " state restored @ " + state.time().milliseconds());
         versions.persist(StorageLevel.MEMORY_ONLY());
         complete.put(state.time(), state);
+        starts.put(state.time(), versions);
         readAhead(versions, state.time(), next);
         return new Restored<>(versions, chains);
     }
@@ -149,19 +152,36 @@ public final class StateCheckpointPlanner<K, S> {
                 }));
     }
 
+    @Override
+    public boolean plansCheckpoints() {
+        return true;
+    }
+
     /**
      * Plans the checkpoint of {@code time}, whose state RDD is {@code cached}; on the event loop, when the batch
-     * is generated. Returns the state of {@code time} to compute the next batch's state from.
+     * is generated. The next batch's state is computed from the state of {@code time} this makes
+     * ({@link #startAfter}).
      */
-    public JavaRDD<StateVersion<K, S>> plan(Time time, RDD<?> cached) {
+    @Override
+    public void batchGenerated(Time time, RDD<?> cached) {
         Plan plan = plan(cached.getNumPartitions());
         plans.put(time, plan);
         List<List<StateFile>> chains = new ArrayList<>();
         for (int p = 0; p < plan.partitions; p++) {
             chains.add(plan.base == null ? List.of() : plan.base.chainOf(p));
         }
-        return versions(new RestoredStateRDD<>(sc, root, conf, operatorId, name, time, chains, true, cached,
-                StateCheckpointPlanner::versionOf, backend, null));
+        starts.put(time, versions(new RestoredStateRDD<>(sc, root, conf, operatorId, name, time, chains, true,
+                cached, StateCheckpointPlanner::versionOf, backend, null)));
+    }
+
+    @Override
+    public Optional<JavaRDD<StateVersion<K, S>>> startAfter(Time time) {
+        return starts.after(time);
+    }
+
+    @Override
+    public void forgetThrough(Time oldestKept) {
+        starts.forgetThrough(oldestKept);
     }
 
     private Plan plan(int partitions) {
