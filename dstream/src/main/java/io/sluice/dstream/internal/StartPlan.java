@@ -3,6 +3,7 @@ package io.sluice.dstream.internal;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
 import io.sluice.state.internal.StateBackend;
+import io.sluice.state.internal.checkpoint.StateLifecycle;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.NavigableMap;
@@ -25,9 +26,9 @@ public interface StartPlan {
         }
 
         @Override
-        public <K, S> StateStart<K, S> stateOf(String stableId, String kind, String name,
+        public <K, S> StateLifecycle<K, S> stateOf(String stableId, String kind, String name,
                 KeyGroupPartitioner partitioner, Duration slide, StateBackend backend) {
-            return StateStart.fresh();
+            return StateLifecycle.fresh();
         }
     };
 
@@ -38,9 +39,9 @@ public interface StartPlan {
     NavigableMap<Time, String> positionsOf(String stableId);
 
     /**
-     * Where the state of the stateful operator {@code stableId} starts, and how its lineage is cut; restored state
-     * is loaded into {@code backend}.
+     * The lifecycle of the stateful operator {@code stableId}'s state: where it starts, and whether its
+     * checkpoints are planned (and its lineage cut there); restored state is loaded into {@code backend}.
      */
-    <K, S> StateStart<K, S> stateOf(String stableId, String kind, String name, KeyGroupPartitioner partitioner,
+    <K, S> StateLifecycle<K, S> stateOf(String stableId, String kind, String name, KeyGroupPartitioner partitioner,
             Duration slide, StateBackend backend);
 }

@@ -19,11 +19,12 @@ import java.util.TreeMap;
  * @param nextBatchTime the batch the timer would have generated next
  * @param operators    stable id to kind, for every operator of the graph that wrote this checkpoint
  * @param sources      where each source stood, per batch, for the batches this checkpoint may need to replay
- * @param states       where each stateful operator's latest state checkpoint lives
+ * @param records      what operators keep beyond positions (a stateful operator's latest state checkpoint),
+ *                     opaque here but for the data files they reference
  */
 public record Checkpoint(Time batchTime, Duration batchInterval, Time zeroTime, List<Time> pending,
         Time nextBatchTime, Map<String, String> operators, List<SourcePosition> sources,
-        List<StateCheckpoint> states) {
+        List<OperatorRecord> records) {
 
     public Checkpoint {
         if (batchTime == null || batchInterval == null || zeroTime == null || nextBatchTime == null) {
@@ -47,14 +48,11 @@ public record Checkpoint(Time batchTime, Duration batchInterval, Time zeroTime, 
         pending = List.copyOf(sorted);
         operators = Map.copyOf(new TreeMap<>(operators));
         sources = List.copyOf(sources);
-        states = List.copyOf(states);
-        for (StateCheckpoint state : states) {
-            if (!operators.containsKey(state.operatorId())) {
-                throw new IllegalArgumentException("state of '" + state.operatorId() + "' belongs to no operator");
-            }
-            if (state.time().isAfter(batchTime)) {
-                throw new IllegalArgumentException("state of '" + state.operatorId() + "' at " + state.time()
-                        + " is newer than the checkpoint's batch " + batchTime);
+        records = List.copyOf(records);
+        for (OperatorRecord record : records) {
+            if (!operators.containsKey(record.operatorId())) {
+                throw new IllegalArgumentException("the record of '" + record.operatorId()
+                        + "' belongs to no operator");
             }
         }
         for (SourcePosition position : sources) {
@@ -74,15 +72,15 @@ public record Checkpoint(Time batchTime, Duration batchInterval, Time zeroTime, 
         }
     }
 
-    /** The state checkpoint of one operator, if it has one. */
-    public java.util.Optional<StateCheckpoint> stateOf(String operatorId) {
-        return states.stream().filter(s -> s.operatorId().equals(operatorId)).findFirst();
+    /** The record of one operator, if it keeps one. */
+    public java.util.Optional<OperatorRecord> recordOf(String operatorId) {
+        return records.stream().filter(r -> r.operatorId().equals(operatorId)).findFirst();
     }
 
     /** Every data file this checkpoint needs, relative to the checkpoint directory. */
-    public List<StateFile> dataFiles() {
-        List<StateFile> files = new ArrayList<>();
-        states.forEach(s -> files.addAll(s.files()));
+    public List<OperatorRecord.DataFile> dataFiles() {
+        List<OperatorRecord.DataFile> files = new ArrayList<>();
+        records.forEach(r -> files.addAll(r.files()));
         return files;
     }
 }

@@ -28,12 +28,16 @@ import java.util.zip.CRC32C;
  * pending 1700000004000                          (one line per pending batch)
  * operator &lt;id&gt; &lt;kind&gt;                           (every operator of the graph)
  * source &lt;id&gt; &lt;batch ms&gt; &lt;position&gt;
- * state &lt;id&gt; &lt;kind&gt; &lt;batch ms&gt; &lt;partitions&gt; &lt;key groups&gt;
- * file &lt;id&gt; &lt;partition&gt; &lt;batch ms&gt; full|delta &lt;length&gt; &lt;path&gt;
+ * state &lt;id&gt; &lt;description&gt;                      (an {@link OperatorRecord}: its writer's text)
+ * file &lt;id&gt; &lt;label&gt; &lt;length&gt; &lt;path&gt;                (one per data file of the record, the label its writer's)
  * crc32c 0a1b2c3d                                (CRC-32C of every byte before this line)
  * </pre>
  *
- * Ids, kinds and positions are percent-encoded, so they may hold any character. A reader refuses a file
+ * Recovery reads a record's description and file labels as opaque text: the state layer writes
+ * {@code <kind> <batch ms> <partitions> <key groups>} and {@code <partition> <batch ms> full|delta} there
+ * (see the state module's {@code StateSnapshotFiles}), so the lines are the same as before records were
+ * opaque, and checkpoints written by earlier releases read unchanged. The line keyword stays {@code state}
+ * for that reason. Ids, kinds and positions are percent-encoded, so they may hold any character. A reader refuses a file
  * whose version is newer than its own, whose checksum line is missing (truncated) or wrong, or that holds
  * anything it does not understand.
  */
@@ -58,12 +62,10 @@ public final class CheckpointFormat {
         for (Checkpoint.SourcePosition p : c.sources()) {
             line(out, "source", enc(p.operatorId()), p.time().milliseconds(), enc(p.position()));
         }
-        for (StateCheckpoint s : c.states()) {
-            line(out, "state", enc(s.operatorId()), enc(s.kind()), s.time().milliseconds(), s.partitions(),
-                    s.keyGroups());
-            for (StateFile f : s.files()) {
-                line(out, "file", enc(s.operatorId()), f.partition(), f.time().milliseconds(),
-                        f.full() ? "full" : "delta", f.length(), f.path());
+        for (OperatorRecord r : c.records()) {
+            line(out, "state", enc(r.operatorId()), r.description());
+            for (OperatorRecord.DataFile f : r.files()) {
+                line(out, "file", enc(r.operatorId()), f.label(), f.length(), f.path());
             }
         }
         byte[] body = out.toString().getBytes(UTF_8);
@@ -117,8 +119,8 @@ public final class CheckpointFormat {
         List<Time> pending = new ArrayList<>();
         Map<String, String> operators = new LinkedHashMap<>();
         List<Checkpoint.SourcePosition> sources = new ArrayList<>();
-        Map<String, String[]> states = new LinkedHashMap<>();
-        Map<String, List<StateFile>> files = new HashMap<>();
+        Map<String, String> records = new LinkedHashMap<>();
+        Map<String, List<OperatorRecord.DataFile>> files = new HashMap<>();
         for (String line : lines) {
             String[] f = line.split(" ", -1);
             switch (f[0]) {
@@ -141,33 +143,32 @@ public final class CheckpointFormat {
                     sources.add(new Checkpoint.SourcePosition(dec(f[1]), new Time(Long.parseLong(f[2])), dec(f[3])));
                 }
                 case "state" -> {
-                    expect(f, 6);
-                    states.put(dec(f[1]), f);
+                    String[] r = line.split(" ", 3);
+                    expect(r, 3);
+                    if (records.put(dec(r[1]), r[2]) != null) {
+                        throw new IllegalArgumentException("two records of '" + dec(r[1]) + "'");
+                    }
                 }
                 case "file" -> {
-                    expect(f, 7);
-                    if (!f[4].equals("full") && !f[4].equals("delta")) {
-                        throw new IllegalArgumentException("a file is 'full' or 'delta', not '" + f[4] + "'");
+                    if (f.length < 5) {
+                        throw new IllegalArgumentException("'file' needs an id, a label, a length and a path");
                     }
-                    files.computeIfAbsent(dec(f[1]), k -> new ArrayList<>()).add(new StateFile(
-                            Integer.parseInt(f[2]), new Time(Long.parseLong(f[3])), f[4].equals("full"),
-                            f[6], Long.parseLong(f[5])));
+                    String label = String.join(" ", java.util.Arrays.copyOfRange(f, 2, f.length - 2));
+                    files.computeIfAbsent(dec(f[1]), k -> new ArrayList<>()).add(new OperatorRecord.DataFile(
+                            label, Long.parseLong(f[f.length - 2]), f[f.length - 1]));
                 }
                 default -> throw new IllegalArgumentException("unknown line '" + line + "'");
             }
         }
-        List<StateCheckpoint> stateList = new ArrayList<>();
-        for (Map.Entry<String, String[]> e : states.entrySet()) {
-            String[] f = e.getValue();
-            stateList.add(new StateCheckpoint(e.getKey(), dec(f[2]), new Time(Long.parseLong(f[3])),
-                    Integer.parseInt(f[4]), Integer.parseInt(f[5]), files.getOrDefault(e.getKey(), List.of())));
-        }
-        if (!states.keySet().containsAll(files.keySet())) {
+        List<OperatorRecord> recordList = new ArrayList<>();
+        records.forEach((id, description) ->
+                recordList.add(new OperatorRecord(id, description, files.getOrDefault(id, List.of()))));
+        if (!records.keySet().containsAll(files.keySet())) {
             throw new IllegalArgumentException("files listed for an operator without a 'state' line");
         }
         return new Checkpoint(new Time(required(scalars, "batch-time")),
                 Duration.ofMillis(required(scalars, "batch-interval")), new Time(required(scalars, "zero-time")),
-                pending, new Time(required(scalars, "next-batch-time")), operators, sources, stateList);
+                pending, new Time(required(scalars, "next-batch-time")), operators, sources, recordList);
     }
 
     private static long required(Map<String, Long> scalars, String key) {
@@ -193,11 +194,11 @@ public final class CheckpointFormat {
         out.append('\n');
     }
 
-    static String enc(String s) {
+    public static String enc(String s) {
         return URLEncoder.encode(s, UTF_8);
     }
 
-    static String dec(String s) {
+    public static String dec(String s) {
         return URLDecoder.decode(s, UTF_8);
     }
 

@@ -17,19 +17,20 @@ import java.util.Set;
  *
  * <pre>
  * progress/checkpoint-&lt;batch ms&gt;                     one {@link CheckpointFormat} file per checkpointed batch
- * state/&lt;operator id&gt;/&lt;batch ms&gt;-full/part-&lt;p&gt;      a partition's full state snapshot, written by executors
- * state/&lt;operator id&gt;/&lt;batch ms&gt;-delta/part-&lt;p&gt;     the keys of a partition that changed since the last file
+ * state/&lt;operator id&gt;/&lt;batch ms&gt;-&lt;suffix&gt;/&lt;file&gt;     data files an operator's record references
  * </pre>
  *
+ * The data directories' layout is all recovery knows of data files: the state layer writes its snapshots and
+ * deltas there (see {@link #dataDirectory}); the directory keeps the name {@code state} of earlier releases.
  * Writing is atomic (temp file and rename) and keeps the newest {@code retained} checkpoints; older ones, and
- * state files no kept checkpoint references, are deleted. Reading tries checkpoints newest first and skips,
+ * data files no kept checkpoint references, are deleted. Reading tries checkpoints newest first and skips,
  * reporting the file, any that is damaged, truncated, of a newer format, or that references a
  * missing or truncated data file: the application never starts on partial state.
  */
 public final class CheckpointStore {
     public static final int DEFAULT_RETAINED = 10;
     public static final String PROGRESS_DIR = "progress";
-    public static final String STATE_DIR = "state";
+    public static final String DATA_DIR = "state";
     private static final String PREFIX = "checkpoint-";
 
     private final CheckpointStorage storage;
@@ -54,10 +55,15 @@ public final class CheckpointStore {
     public record Recovered(Optional<Checkpoint> checkpoint, String file, List<UnusableCheckpointException> skipped) {
     }
 
-    /** The path of a state file; executors write it, checkpoints reference it. */
-    public static String stateFilePath(String operatorId, Time time, boolean full, int partition) {
-        return STATE_DIR + "/" + CheckpointFormat.enc(operatorId) + "/" + time.milliseconds()
-                + (full ? "-full" : "-delta") + "/" + String.format("part-%05d", partition);
+    /**
+     * The directory an operator's data files of batch {@code time} go to (executors write them, records reference
+     * them). Cleaning deletes such a directory once no kept record references a file in it and its batch is
+     * not after the newest checkpoint's.
+     *
+     * @param suffix what distinguishes directories of one batch (the state layer's {@code full} or {@code delta})
+     */
+    public static String dataDirectory(String operatorId, Time time, String suffix) {
+        return DATA_DIR + "/" + CheckpointFormat.enc(operatorId) + "/" + time.milliseconds() + "-" + suffix;
     }
 
     /** Writes the checkpoint of {@code checkpoint.batchTime()}, then deletes what no kept checkpoint needs. */
@@ -66,14 +72,14 @@ public final class CheckpointStore {
     }
 
     /**
-     * As {@link #write(Checkpoint)}, also keeping the files of {@code inUse}: state checkpoints the engine may
-     * still build on although no kept checkpoint references them yet (the base of a state checkpoint planned
-     * for a batch still to run, which a later checkpoint will reference).
+     * As {@link #write(Checkpoint)}, also keeping the files of {@code inUse}: records the engine may still
+     * build on although no kept checkpoint references them yet (the base of a state checkpoint planned for a
+     * batch still to run, which a later checkpoint will reference).
      */
-    public void write(Checkpoint checkpoint, Collection<StateCheckpoint> inUse) throws IOException {
+    public void write(Checkpoint checkpoint, Collection<OperatorRecord> inUse) throws IOException {
         storage.writeAtomically(fileOf(checkpoint.batchTime()), CheckpointFormat.encode(checkpoint));
         Set<String> keep = new HashSet<>();
-        inUse.forEach(s -> s.files().forEach(f -> keep.add(f.path())));
+        inUse.forEach(r -> r.files().forEach(f -> keep.add(f.path())));
         retain(checkpoint.batchTime(), keep);
     }
 
@@ -105,7 +111,7 @@ public final class CheckpointStore {
     }
 
     private void checkDataFiles(Checkpoint c, String file) throws IOException {
-        for (StateFile f : c.dataFiles()) {
+        for (OperatorRecord.DataFile f : c.dataFiles()) {
             OptionalLong length = storage.length(f.path());
             if (length.isEmpty()) {
                 throw new UnusableCheckpointException(storage.describe(file), "its data file "
@@ -151,18 +157,18 @@ public final class CheckpointStore {
                 storage.delete(path); // a temp file a crash left before its rename
             }
         }
-        deleteUnreferencedState(referenced, newest);
+        deleteUnreferencedData(referenced, newest);
     }
 
     /**
-     * Deletes state directories (one per operator, batch and kind) none of whose files a kept checkpoint
+     * Deletes data directories (one per operator, batch and suffix) none of whose files a kept checkpoint
      * references or the engine still uses. Directories of batches after {@code newest} are being written right
      * now: they stay.
      */
-    private void deleteUnreferencedState(Set<String> referenced, Time newest) throws IOException {
+    private void deleteUnreferencedData(Set<String> referenced, Time newest) throws IOException {
         Set<String> dirs = new HashSet<>();
         Set<String> live = new HashSet<>();
-        for (String path : storage.listFiles(STATE_DIR)) {
+        for (String path : storage.listFiles(DATA_DIR)) {
             int slash = path.lastIndexOf('/');
             String dir = path.substring(0, slash);
             dirs.add(dir);

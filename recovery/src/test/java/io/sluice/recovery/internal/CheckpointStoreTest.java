@@ -72,7 +72,7 @@ class CheckpointStoreTest {
         for (long t : new long[] {3000, 4000, 5000, 6000}) {
             Checkpoint c = Checkpoints.at(t, t, 2);
             Checkpoints.writeDataFiles(storage, c);
-            store.write(c, base.states());
+            store.write(c, base.records());
         }
         assertTrue(storage.listFiles("state").contains("state/counts/1000-full/part-00001"), "the base stays");
 

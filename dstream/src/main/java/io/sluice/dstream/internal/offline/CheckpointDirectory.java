@@ -6,8 +6,8 @@ import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.CheckpointFormat;
 import io.sluice.recovery.internal.CheckpointStore;
 import io.sluice.recovery.internal.HadoopCheckpointStorage;
-import io.sluice.recovery.internal.StateCheckpoint;
-import io.sluice.recovery.internal.StateFile;
+import io.sluice.state.internal.checkpoint.StateSnapshotFiles;
+import io.sluice.state.internal.checkpoint.StateFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -96,11 +96,11 @@ public final class CheckpointDirectory {
     }
 
     /** Per batch, the state checkpoint of {@code operator} the usable progress checkpoints reference. */
-    public TreeMap<Time, StateCheckpoint> statesOf(String operator) {
-        TreeMap<Time, StateCheckpoint> states = new TreeMap<>();
+    public TreeMap<Time, StateSnapshotFiles> statesOf(String operator) {
+        TreeMap<Time, StateSnapshotFiles> states = new TreeMap<>();
         for (Listed l : list()) {
             if (l.checkpoint() != null) {
-                l.checkpoint().stateOf(operator).ifPresent(s -> states.put(s.time(), s));
+                StateSnapshotFiles.of(l.checkpoint(), operator).ifPresent(s -> states.put(s.time(), s));
             }
         }
         return states;
@@ -110,8 +110,8 @@ public final class CheckpointDirectory {
      * The state checkpoint of {@code operator} at {@code batch}, or at the newest checkpointed batch when it is
      * null; fails naming the operator, the batch and the directory when there is none.
      */
-    public StateCheckpoint stateOf(String operator, Time batch) {
-        TreeMap<Time, StateCheckpoint> states = statesOf(operator);
+    public StateSnapshotFiles stateOf(String operator, Time batch) {
+        TreeMap<Time, StateSnapshotFiles> states = statesOf(operator);
         if (states.isEmpty() && batches().isEmpty()) {
             newest(); // fails: no checkpoint at all, or none usable (each named with its problem)
         }
@@ -123,7 +123,7 @@ public final class CheckpointDirectory {
         if (batch == null) {
             return states.lastEntry().getValue();
         }
-        StateCheckpoint state = states.get(batch);
+        StateSnapshotFiles state = states.get(batch);
         if (state == null) {
             throw new IllegalArgumentException("No checkpoint of the state of '" + operator + "' at batch "
                     + batch.milliseconds() + " in " + describe() + "; its state is checkpointed at batches "
@@ -138,7 +138,7 @@ public final class CheckpointDirectory {
         Map<String, String> kinds = new TreeMap<>();
         for (Listed l : list()) {
             if (l.checkpoint() != null) {
-                l.checkpoint().states().forEach(s -> kinds.put(s.operatorId(), s.kind()));
+                StateSnapshotFiles.allOf(l.checkpoint()).forEach(s -> kinds.put(s.operatorId(), s.kind()));
             }
         }
         if (kinds.isEmpty()) {
@@ -164,7 +164,7 @@ public final class CheckpointDirectory {
      * The first file of {@code state} that is gone (the running job's retention deleted it), if any; fails on a
      * file whose length differs from the one it was written with (damaged).
      */
-    public Optional<String> firstMissing(StateCheckpoint state) {
+    public Optional<String> firstMissing(StateSnapshotFiles state) {
         try {
             for (StateFile f : state.files()) {
                 OptionalLong length = storage.length(f.path());

@@ -2,8 +2,8 @@ package io.sluice.dstream.internal.offline;
 
 import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.Checkpoint;
-import io.sluice.recovery.internal.StateCheckpoint;
-import io.sluice.recovery.internal.StateFile;
+import io.sluice.state.internal.checkpoint.StateSnapshotFiles;
+import io.sluice.state.internal.checkpoint.StateFile;
 import io.sluice.state.internal.HeapBackend;
 import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.checkpoint.StatePartitionFiles;
@@ -48,7 +48,7 @@ public final class CheckpointReport {
             }
             Checkpoint c = l.checkpoint();
             out.append("  pending ").append(c.pending().size());
-            for (StateCheckpoint s : c.states()) {
+            for (StateSnapshotFiles s : StateSnapshotFiles.allOf(c)) {
                 out.append("  state '").append(s.operatorId()).append("' @ ").append(s.time().milliseconds());
             }
             out.append('\n');
@@ -66,12 +66,12 @@ public final class CheckpointReport {
         out.append("Operators:\n");
         for (Map.Entry<String, String> op : new TreeMap<>(chosen.operators()).entrySet()) { // a stable order
             out.append(String.format(Locale.ROOT, "  %-24s %s", op.getKey(), op.getValue()));
-            chosen.stateOf(op.getKey()).ifPresent(s -> out.append(String.format(Locale.ROOT,
+            StateSnapshotFiles.of(chosen, op.getKey()).ifPresent(s -> out.append(String.format(Locale.ROOT,
                     "  state @ %d: %d partitions, %d key groups", s.time().milliseconds(), s.partitions(),
                     s.keyGroups())));
             out.append('\n');
         }
-        for (StateCheckpoint s : chosen.states()) {
+        for (StateSnapshotFiles s : StateSnapshotFiles.allOf(chosen)) {
             sizes(out, s);
         }
         out.append("Source positions:\n");
@@ -85,7 +85,7 @@ public final class CheckpointReport {
         return out.toString();
     }
 
-    private void sizes(StringBuilder out, StateCheckpoint s) {
+    private void sizes(StringBuilder out, StateSnapshotFiles s) {
         out.append("State of '").append(s.operatorId()).append("' at batch ").append(s.time().milliseconds())
                 .append(":\n");
         out.append(String.format(Locale.ROOT, "  %9s %10s %12s  %s%n", "partition", "keys", "bytes", "files"));

@@ -7,7 +7,8 @@ import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.CheckpointStore;
-import io.sluice.recovery.internal.StateCheckpoint;
+import io.sluice.recovery.internal.OperatorRecord;
+import io.sluice.state.internal.checkpoint.StateSnapshotFiles;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -40,7 +41,7 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
 
     private final CheckpointStore store;
     private final StreamGraph graph;
-    private final List<StateCheckpoints> states;
+    private final List<StateCheckpointObserver<?, ?>> states;
     private final Time zeroTime;
     private final ExecutorService io;
     // The fields below are touched on the scheduler's event loop only.
@@ -52,13 +53,13 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
     private final AtomicReference<Pending> waiting = new AtomicReference<>(); // the newest not yet written
 
     /** A checkpoint to write, and the state checkpoints whose files must stay beside it. */
-    private record Pending(Checkpoint checkpoint, List<StateCheckpoint> stateInUse) {
+    private record Pending(Checkpoint checkpoint, List<OperatorRecord> stateInUse) {
     }
 
     /**
      * @param lastCheckpointed the batch of the checkpoint this run recovered from, or null on a first start
      */
-    public CheckpointWriter(CheckpointStore store, StreamGraph graph, List<StateCheckpoints> states, Time zeroTime,
+    public CheckpointWriter(CheckpointStore store, StreamGraph graph, List<StateCheckpointObserver<?, ?>> states, Time zeroTime,
             Time lastCheckpointed) {
         this.store = store;
         this.graph = graph;
@@ -116,9 +117,9 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
      * store keeps anyway, and it builds on one that is in use now.
      */
     private Pending pendingOf(Time done) {
-        List<StateCheckpoint> inUse = new ArrayList<>();
-        for (StateCheckpoints state : states) {
-            inUse.addAll(state.inUse());
+        List<OperatorRecord> inUse = new ArrayList<>();
+        for (StateCheckpointObserver<?, ?> state : states) {
+            state.inUse().forEach(s -> inUse.add(s.toRecord()));
         }
         return new Pending(checkpointOf(done), inUse);
     }
@@ -129,14 +130,14 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
         for (Operator<?> op : graph.operators()) {
             operators.put(op.stableId(), op.kind());
         }
-        List<StateCheckpoint> stateFiles = new ArrayList<>();
-        for (StateCheckpoints state : states) {
+        List<StateSnapshotFiles> stateFiles = new ArrayList<>();
+        for (StateCheckpointObserver<?, ?> state : states) {
             state.latestAsOf(done).ifPresent(stateFiles::add);
         }
         // A restart recomputes the batches after each state checkpoint (without their outputs) and whatever
         // windows remember: the sources must read those batches again, so their positions are saved too.
         Time from = done;
-        for (StateCheckpoint s : stateFiles) {
+        for (StateSnapshotFiles s : stateFiles) {
             from = s.time().isBefore(from) ? s.time() : from;
         }
         for (Operator<?> op : graph.operators()) {
@@ -158,7 +159,8 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
             }
         }
         return new Checkpoint(done, graph.batchInterval(), zeroTime, pending,
-                lastGenerated.plus(graph.batchInterval()), operators, positions, stateFiles);
+                lastGenerated.plus(graph.batchInterval()), operators, positions,
+                stateFiles.stream().map(StateSnapshotFiles::toRecord).toList());
     }
 
     private void write(Pending pending) {

@@ -1,15 +1,15 @@
 package io.sluice.dstream.internal.recovery;
 
 import io.sluice.dstream.internal.StartPlan;
-import io.sluice.dstream.internal.StateStart;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.HadoopCheckpointStorage;
-import io.sluice.recovery.internal.StateCheckpoint;
-import io.sluice.recovery.internal.StateFile;
+import io.sluice.state.internal.checkpoint.StateSnapshotFiles;
+import io.sluice.state.internal.checkpoint.StateFile;
 import io.sluice.state.internal.StateBackend;
-import io.sluice.state.internal.checkpoint.StateCheckpointing;
+import io.sluice.state.internal.checkpoint.StateCheckpointPlanner;
+import io.sluice.state.internal.checkpoint.StateLifecycle;
 import io.sluice.state.internal.StateBackend;
 import io.sluice.state.internal.checkpoint.StatePrefetch;
 import java.time.Duration;
@@ -29,7 +29,7 @@ import org.apache.spark.util.SerializableConfiguration;
 /**
  * The start plan of a context with a checkpoint directory: the operators being built take from it the
  * positions and state the recovered checkpoint saved (none on a first start), and every stateful operator an
- * output reaches gets its {@link StateCheckpointing}, which plans its checkpoints and cuts its lineage there.
+ * output reaches gets its {@link StateCheckpointPlanner}, which plans its checkpoints and cuts its lineage there.
  */
 final class CheckpointedStart implements StartPlan {
     private final JavaSparkContext sc;
@@ -38,7 +38,7 @@ final class CheckpointedStart implements StartPlan {
     private final Set<String> checkpointed; // stable ids of the stateful operators an output reaches
     private final Checkpoint recovered; // null on a first start
     private final StatePrefetch prefetch;
-    private final Map<String, StateCheckpointing<?, ?>> checkpointings = new HashMap<>();
+    private final Map<String, StateCheckpointPlanner<?, ?>> checkpointings = new HashMap<>();
     private final List<List<StateFile>> restoredChains = new ArrayList<>();
     private Broadcast<SerializableConfiguration> conf;
 
@@ -73,35 +73,31 @@ final class CheckpointedStart implements StartPlan {
 
     /**
      * The state an output reaches starts from the checkpoint's files (read in parallel, ahead of the first
-     * batch) if the checkpoint saved it under this id and kind, and is checkpointed from then on.
+     * batch) if the checkpoint saved it under this id and kind, and is checkpointed from then on: its lifecycle
+     * is its {@link StateCheckpointPlanner}.
      */
     @Override
-    public <K, S> StateStart<K, S> stateOf(String stableId, String kind, String name, KeyGroupPartitioner partitioner,
+    public <K, S> StateLifecycle<K, S> stateOf(String stableId, String kind, String name, KeyGroupPartitioner partitioner,
             Duration slide, StateBackend backend) {
         if (!checkpointed.contains(stableId)) {
-            return StateStart.fresh(); // no output reaches it: it never computes a batch
+            return StateLifecycle.fresh(); // no output reaches it: it never computes a batch
         }
         if (conf == null) {
             conf = SerializableConfiguration.broadcast(sc.sc());
         }
-        StateCheckpointing<K, S> checkpoints = new StateCheckpointing<>(sc.sc(), storage.root().toString(),
+        StateCheckpointPlanner<K, S> checkpoints = new StateCheckpointPlanner<>(sc.sc(), storage.root().toString(),
                 storage.fileSystem(), conf, stableId, kind, name, partitioner, backend);
         checkpointings.put(stableId, checkpoints);
-        Optional<StateCheckpoint> saved = recovered == null ? Optional.empty()
-                : recovered.stateOf(stableId).filter(s -> s.kind().equals(kind));
-        if (saved.isEmpty()) {
-            return new StateStart<>(null, null, checkpoints::plan);
-        }
-        StateCheckpointing.Restored<K, S> restored = checkpoints.restore(saved.get(), saved.get().time().plus(slide),
-                prefetch);
-        restoredChains.addAll(restored.chains());
-        return new StateStart<>(saved.get().time(), restored.versions(), checkpoints::plan);
+        Optional<StateSnapshotFiles> saved = recovered == null ? Optional.empty()
+                : StateSnapshotFiles.of(recovered, stableId).filter(s -> s.kind().equals(kind));
+        saved.ifPresent(s -> restoredChains.addAll(checkpoints.restore(s, s.time().plus(slide), prefetch).chains()));
+        return checkpoints;
     }
 
     /** The checkpoints of the stateful operator {@code stableId}, if it is checkpointed. */
     @SuppressWarnings("unchecked")
-    <K, S> Optional<StateCheckpointing<K, S>> checkpointsOf(String stableId) {
-        return Optional.ofNullable((StateCheckpointing<K, S>) checkpointings.get(stableId));
+    <K, S> Optional<StateCheckpointPlanner<K, S>> checkpointsOf(String stableId) {
+        return Optional.ofNullable((StateCheckpointPlanner<K, S>) checkpointings.get(stableId));
     }
 
     /** The files every restored state partition was read from. */

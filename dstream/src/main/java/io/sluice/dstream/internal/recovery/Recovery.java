@@ -6,7 +6,6 @@ import io.sluice.dstream.internal.InputOperator;
 import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.StartPlan;
-import io.sluice.dstream.internal.StateStart;
 import io.sluice.dstream.internal.state.StatefulOperator;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.scheduler.BatchScheduler;
@@ -20,6 +19,7 @@ import io.sluice.recovery.internal.RecoveryPlan;
 import io.sluice.recovery.UnusableCheckpointException;
 import io.sluice.state.internal.StateBackend;
 import io.sluice.state.internal.StateVersion;
+import io.sluice.state.internal.checkpoint.StateLifecycle;
 import io.sluice.state.internal.checkpoint.StatePrefetch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -103,10 +103,10 @@ public final class Recovery {
 
             @Override
             @SuppressWarnings("unchecked")
-            public <K2, S2> StateStart<K2, S2> stateOf(String id, String kind, String name,
+            public <K2, S2> StateLifecycle<K2, S2> stateOf(String id, String kind, String name,
                     KeyGroupPartitioner partitioner, Duration slide, StateBackend backend) {
                 return id.equals(stableId)
-                        ? new StateStart<>(time, (JavaRDD<StateVersion<K2, S2>>) (JavaRDD<?>) versions, null)
+                        ? StateLifecycle.restored(time, (JavaRDD<StateVersion<K2, S2>>) (JavaRDD<?>) versions)
                         : given.stateOf(id, kind, name, partitioner, slide, backend);
             }
         };
@@ -283,7 +283,7 @@ public final class Recovery {
     /** The scheduler observes the batches for the progress writer and the state checkpoints. */
     private Start started(StreamGraph graph, CheckpointedStart plan, List<Time> rerun, Time first, Time zero,
             Time lastCheckpointed) {
-        List<StateCheckpointer<?, ?>> states = new ArrayList<>();
+        List<StateCheckpointObserver<?, ?>> states = new ArrayList<>();
         for (Operator<?> op : graph.operators()) {
             if (op instanceof StatefulOperator<?, ?, ?, ?, ?> stateful) {
                 checkpointer(stateful, plan, graph.outputs().size() + states.size()).ifPresent(states::add);
@@ -298,9 +298,9 @@ public final class Recovery {
     }
 
     /** Its checkpoint job's id follows the output operations' ids (and those of earlier state checkpoints). */
-    private static <K, S> Optional<StateCheckpointer<K, S>> checkpointer(StatefulOperator<K, ?, S, ?, ?> op,
+    private static <K, S> Optional<StateCheckpointObserver<K, S>> checkpointer(StatefulOperator<K, ?, S, ?, ?> op,
             CheckpointedStart plan, int jobId) {
-        return plan.<K, S>checkpointsOf(op.stableId()).map(c -> new StateCheckpointer<>(op, c, jobId));
+        return plan.<K, S>checkpointsOf(op.stableId()).map(c -> new StateCheckpointObserver<>(op, c, jobId));
     }
 
     private HadoopCheckpointStorage storage() {

@@ -7,7 +7,6 @@ import io.sluice.dstream.internal.GraphDescription;
 import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.RddSeries;
-import io.sluice.dstream.internal.StateStart;
 import io.sluice.dstream.scheduler.StateCheckpointInfo;
 import io.sluice.dstream.scheduler.StateOperatorInfo;
 import io.sluice.rdd.internal.CachedBlocks;
@@ -23,6 +22,7 @@ import io.sluice.state.internal.StateLoader;
 import io.sluice.state.internal.StateRDD;
 import io.sluice.state.internal.StateShuffle;
 import io.sluice.state.internal.StateVersion;
+import io.sluice.state.internal.checkpoint.StateLifecycle;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
@@ -53,8 +53,10 @@ import scala.Tuple2;
  * checkpoint taken with another number of partitions moves the same way at the first batch.
  *
  * <p>The seam for recovery: {@link #stateVersions(Time)} gives the state after a batch (one version per
- * partition); the {@link StateStart} it is built with gives the state a restart restored, and plans the state
- * checkpoints, from which the next batch's state is then computed (the lineage cut).
+ * partition); the state layer's {@link StateLifecycle} it is built with holds the state a restart restored,
+ * and plans the state checkpoints, from which the next batch's state is then computed (the lineage cut). The
+ * operator only sequences it: a batch generated at a checkpoint time, the state the next batch starts from,
+ * and the batches it forgets.
  *
  * <p>The tasks that compute a batch's state report its figures (keys, estimated bytes, timed-out keys) per
  * partition, and the batch's checkpoint job what it wrote ({@link StateFigures}); the scheduler takes them when
@@ -75,12 +77,10 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     private final AtomicReference<KeyGroupPartitioner> requested = new AtomicReference<>();
     private Time newest; // the newest batch whose state RDD was made (guarded by this)
     private final JavaPairRDD<K, S> initialState;
-    private final StateStart.Planner<K, S> planner; // null: state RDDs are cut with Spark's checkpoints
+    private final StateLifecycle<K, S> lifecycle;
     private final RddSeries<R> states = RddSeries.internal();
     /** The exchanges of the batches' records, by batch time. */
     private final ExchangeSeries<K, V> exchanges = new ExchangeSeries<>();
-    /** Restored or planned states the batch after their time starts from (instead of the state RDD). */
-    private final NavigableMap<Time, JavaRDD<StateVersion<K, S>>> bases = new ConcurrentSkipListMap<>();
     private Serializer shuffleSerializer;
     private boolean shuffleSerializerChosen;
     private final StateFigures figures;
@@ -96,12 +96,8 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         this.configured = partitioner;
         this.initialState = initialState;
         this.figures = new StateFigures(config.graph().sparkContext().sc(), stableId());
-        StateStart<K, S> start = config.plan().stateOf(stableId(), kind(), describe(), partitioner, slide(),
-                backend);
-        this.planner = start.planner();
-        if (start.restored() != null) { // in the checkpoint's layout: the first batch moves it if that differs
-            bases.put(start.restoredTime(), start.restored());
-        }
+        // A restored state is in the checkpoint's layout: the first batch moves it if that differs.
+        this.lifecycle = config.plan().stateOf(stableId(), kind(), describe(), partitioner, slide(), backend);
     }
 
     /** Describes a stateful stream over {@code parent}; its state's lineage is cut every ten slides by default. */
@@ -220,11 +216,12 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
                         time, partitionsPerExecutor), time), StatePlacement.over(executors));
         JavaRDD<R> state = new JavaRDD<>(rdd, ClassTags.any());
         state.setName(describe() + " state @ " + time.milliseconds());
-        state = states.add(time, state, StorageLevel.MEMORY_ONLY(), isCheckpointTime(time) && planner == null);
-        if (planner != null && isCheckpointTime(time)) {
+        boolean planned = lifecycle.plansCheckpoints();
+        state = states.add(time, state, StorageLevel.MEMORY_ONLY(), isCheckpointTime(time) && !planned);
+        if (planned && isCheckpointTime(time)) {
             // The checkpoint of this batch is planned now, and the next batch's state computed from the planned
             // state: the lineage is cut there (the batch's checkpoint job writes the files).
-            bases.put(time, planner.plan(time, state.rdd()));
+            lifecycle.batchGenerated(time, state.rdd());
         }
         return Optional.of(state);
     }
@@ -251,9 +248,9 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
 
     private JavaRDD<?> previous(Time time, KeyGroupPartitioner partitioner) {
         Time previousTime = time.minus(slide());
-        JavaRDD<StateVersion<K, S>> base = bases.get(previousTime);
-        if (base != null) {
-            return base;
+        Optional<JavaRDD<StateVersion<K, S>>> start = lifecycle.startAfter(previousTime);
+        if (start.isPresent()) {
+            return start.get();
         }
         if (previousTime.isAfter(zeroTime())) {
             return stateRecords(previousTime).orElse(null);
@@ -321,13 +318,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     protected void forgetOlderThan(Time oldestKept) {
         states.forgetThrough(oldestKept);
         exchanges.forgetThrough(oldestKept);
-        Map<Time, JavaRDD<StateVersion<K, S>>> old = bases.headMap(oldestKept, true);
-        for (JavaRDD<StateVersion<K, S>> base : old.values()) {
-            if (base.getStorageLevel().useMemory()) { // read ahead after a restart
-                base.unpersist(false);
-            }
-        }
-        old.clear();
+        lifecycle.forgetThrough(oldestKept);
         figures.forgetThrough(oldestKept);
         Time layoutKept = layouts.floorKey(oldestKept);
         if (layoutKept != null) {

@@ -5,7 +5,6 @@ import io.sluice.rdd.internal.CachedBlocks;
 import io.sluice.rdd.internal.ClassTags;
 import io.sluice.rdd.internal.DriverLocal;
 import io.sluice.recovery.internal.HadoopFiles;
-import io.sluice.recovery.internal.StateFile;
 import io.sluice.state.internal.StateBackend;
 import io.sluice.state.internal.StateVersion;
 import java.io.IOException;

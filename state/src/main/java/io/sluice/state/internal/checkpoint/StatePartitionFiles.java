@@ -3,7 +3,6 @@ package io.sluice.state.internal.checkpoint;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.CheckpointStore;
 import io.sluice.recovery.internal.HadoopFiles;
-import io.sluice.recovery.internal.StateFile;
 import io.sluice.state.internal.StateBackend;
 import io.sluice.state.internal.StateCodec;
 import io.sluice.state.internal.StateVersion;
@@ -35,7 +34,7 @@ public final class StatePartitionFiles {
         StateCodec codec = new StateCodec();
         boolean full = deltaSince == null || !codec.canWriteDelta(state, deltaSince);
         byte[] bytes = StateFileFormat.encode(codec, state, full ? null : deltaSince);
-        String path = CheckpointStore.stateFilePath(operatorId, time, full, partition);
+        String path = StateFile.pathOf(operatorId, time, full, partition);
         Path file = new Path(root, path);
         fs.mkdirs(file.getParent());
         HadoopFiles.writeAtomically(fs, file, bytes);
@@ -77,7 +76,7 @@ public final class StatePartitionFiles {
     public static StateFile find(FileSystem fs, Path root, String operatorId, Time time, int partition)
             throws IOException {
         for (boolean full : new boolean[] {true, false}) {
-            String path = CheckpointStore.stateFilePath(operatorId, time, full, partition);
+            String path = StateFile.pathOf(operatorId, time, full, partition);
             Path file = new Path(root, path);
             if (fs.exists(file)) {
                 return new StateFile(partition, time, full, path, fs.getFileStatus(file).getLen());

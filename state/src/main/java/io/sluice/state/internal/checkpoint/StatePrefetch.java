@@ -4,8 +4,6 @@ import io.sluice.rdd.internal.DriverLocal;
 import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.CheckpointStore;
 import io.sluice.recovery.internal.HadoopCheckpointStorage;
-import io.sluice.recovery.internal.StateCheckpoint;
-import io.sluice.recovery.internal.StateFile;
 import io.sluice.state.internal.HeapBackend;
 import io.sluice.state.internal.StateVersion;
 import java.util.Collection;
@@ -96,7 +94,7 @@ public final class StatePrefetch implements AutoCloseable {
                 return;
             }
             String root = storage.root().toString();
-            for (StateCheckpoint state : checkpoint.states()) {
+            for (StateSnapshotFiles state : StateSnapshotFiles.allOf(checkpoint)) {
                 for (int p = 0; p < state.partitions(); p++) {
                     List<StateFile> chain = state.chainOf(p);
                     String key = key(root, chain);

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.esotericsoftware.kryo.io.Output;
 import com.github.luben.zstd.ZstdOutputStream;
 import io.sluice.rdd.Time;
-import io.sluice.recovery.internal.StateFile;
 import io.sluice.state.internal.StateCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -11,8 +11,6 @@ import io.sluice.rdd.internal.SparkContexts;
 import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.CheckpointStore;
 import io.sluice.recovery.internal.HadoopCheckpointStorage;
-import io.sluice.recovery.internal.StateCheckpoint;
-import io.sluice.recovery.internal.StateFile;
 import io.sluice.state.internal.MapWithStateTransition;
 import io.sluice.state.internal.MappingFunction;
 import io.sluice.state.internal.StateVersion;
@@ -52,7 +50,8 @@ class StatePrefetchTest {
         assertEquals(PARTITIONS, files.stream().filter(f -> !f.full()).count(), "the second files are deltas");
         Checkpoint checkpoint = new Checkpoint(new Time(2000), Duration.ofSeconds(1), new Time(0), List.of(),
                 new Time(3000), Map.of("counts", "mapWithState"), List.of(),
-                List.of(new StateCheckpoint("counts", "mapWithState", new Time(2000), PARTITIONS, 16, files)));
+                List.of(new StateSnapshotFiles("counts", "mapWithState", new Time(2000), PARTITIONS, 16, files)
+                        .toRecord()));
         new CheckpointStore(storage, 10).write(checkpoint);
         return checkpoint;
     }
@@ -92,7 +91,7 @@ class StatePrefetchTest {
     @Test
     void aTaskTakesEachPartitionDecodedOnceAndItEqualsReadingTheFiles() throws Exception {
         HadoopCheckpointStorage storage = new HadoopCheckpointStorage(dir.toString(), new Configuration());
-        StateCheckpoint state = writeCheckpoint(storage).states().get(0);
+        StateSnapshotFiles state = StateSnapshotFiles.allOf(writeCheckpoint(storage)).get(0);
         String root = storage.root().toString();
         try (StatePrefetch prefetch = StatePrefetch.start(dir.toString())) {
             for (int p = 0; p < PARTITIONS; p++) {
@@ -111,7 +110,7 @@ class StatePrefetchTest {
     @Test
     void chainsTheRestartDidNotChooseAreDroppedAndNothingIsLeftAfterClose() throws Exception {
         HadoopCheckpointStorage storage = new HadoopCheckpointStorage(dir.toString(), new Configuration());
-        StateCheckpoint state = writeCheckpoint(storage).states().get(0);
+        StateSnapshotFiles state = StateSnapshotFiles.allOf(writeCheckpoint(storage)).get(0);
         String root = storage.root().toString();
         StatePrefetch prefetch = StatePrefetch.start(dir.toString());
         assertNotNull(takeWhenDecoded(prefetch, root, state.chainOf(0)), "the planner registered the chains");
@@ -124,7 +123,7 @@ class StatePrefetchTest {
     @Test
     void aDamagedFileIsLeftToTheTaskToReport() throws Exception {
         HadoopCheckpointStorage storage = new HadoopCheckpointStorage(dir.toString(), new Configuration());
-        StateCheckpoint state = writeCheckpoint(storage).states().get(0);
+        StateSnapshotFiles state = StateSnapshotFiles.allOf(writeCheckpoint(storage)).get(0);
         String root = storage.root().toString();
         StateFile snapshot = state.chainOf(1).get(0);
         Path file = dir.resolve(snapshot.path());
@@ -141,14 +140,14 @@ class StatePrefetchTest {
     @Test
     void aRestoreInTheDriversJvmTakesEveryPartitionItDecodedAhead() throws Exception {
         HadoopCheckpointStorage storage = new HadoopCheckpointStorage(dir.toString(), new Configuration());
-        StateCheckpoint state = writeCheckpoint(storage).states().get(0);
+        StateSnapshotFiles state = StateSnapshotFiles.allOf(writeCheckpoint(storage)).get(0);
         String root = storage.root().toString();
         StatePrefetch prefetch = StatePrefetch.start(dir.toString());
         prefetch.awaitPlanned();
         JavaSparkContext sc = new JavaSparkContext(SparkContexts.withDefaults(new SparkConf().setMaster("local[2]")
                 .setAppName("state-prefetch").set("spark.ui.enabled", "false")));
         try {
-            StateCheckpointing<String, Long> checkpoints = new StateCheckpointing<>(sc.sc(), root,
+            StateCheckpointPlanner<String, Long> checkpoints = new StateCheckpointPlanner<>(sc.sc(), root,
                     storage.fileSystem(), SerializableConfiguration.broadcast(sc.sc()), "counts", "mapWithState",
                     "counts", new KeyGroupPartitioner(new KeyGroups(16), PARTITIONS),
                     io.sluice.state.internal.HeapBackend.INSTANCE);

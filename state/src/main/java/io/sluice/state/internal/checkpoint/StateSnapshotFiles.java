@@ -1,14 +1,22 @@
-package io.sluice.recovery.internal;
+package io.sluice.state.internal.checkpoint;
 
 import io.sluice.rdd.Time;
+import io.sluice.recovery.internal.Checkpoint;
+import io.sluice.recovery.internal.CheckpointFormat;
+import io.sluice.recovery.internal.OperatorRecord;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Where the state of one stateful operator as of batch {@code time} lives: per partition, the newest full
  * snapshot and the deltas (changed keys) written after it, oldest first. Restoring partition {@code p} reads
  * {@link #chainOf(int)}; partitions restore independently, so all of them in parallel.
+ *
+ * <p>A progress checkpoint keeps it as the operator's {@link OperatorRecord} ({@link #toRecord}, {@link #of}):
+ * the description {@code <kind> <batch ms> <partitions> <key groups>} and one data file per {@link StateFile},
+ * the same text as the {@code state} and {@code file} lines of checkpoints written before recovery held records.
  *
  * @param operatorId the operator's stable id
  * @param kind       the state's encoding (the operator kind that wrote it); a different kind cannot read it
@@ -17,9 +25,9 @@ import java.util.List;
  * @param keyGroups  how many key groups keys hashed into (fixed for the life of the checkpoint)
  * @param files      every file of every partition's chain
  */
-public record StateCheckpoint(String operatorId, String kind, Time time, int partitions, int keyGroups,
+public record StateSnapshotFiles(String operatorId, String kind, Time time, int partitions, int keyGroups,
         List<StateFile> files) {
-    public StateCheckpoint {
+    public StateSnapshotFiles {
         if (operatorId == null || operatorId.isEmpty() || kind == null || kind.isEmpty() || time == null) {
             throw new IllegalArgumentException("a state checkpoint needs an operator id, a kind and a time");
         }
@@ -52,6 +60,43 @@ public record StateCheckpoint(String operatorId, String kind, Time time, int par
             }
         }
         files = List.copyOf(sorted);
+    }
+
+    /** This state checkpoint as a progress checkpoint records it. */
+    public OperatorRecord toRecord() {
+        return new OperatorRecord(operatorId, CheckpointFormat.enc(kind) + " " + time.milliseconds() + " "
+                + partitions + " " + keyGroups, files.stream().map(StateFile::toDataFile).toList());
+    }
+
+    /**
+     * The state checkpoint a progress checkpoint of batch {@code batch} records for one operator; throws naming
+     * the operator when the record is not one (a checkpoint damaged in a way its checksum could not see, or
+     * written by a different layer).
+     */
+    public static StateSnapshotFiles of(OperatorRecord record, Time batch) {
+        String[] d = record.description().split(" ");
+        if (d.length != 4) {
+            throw new IllegalArgumentException("the checkpoint record of '" + record.operatorId() + "' is '"
+                    + record.description() + "', not '<kind> <batch ms> <partitions> <key groups>'");
+        }
+        StateSnapshotFiles state = new StateSnapshotFiles(record.operatorId(), CheckpointFormat.dec(d[0]),
+                new Time(Long.parseLong(d[1])), Integer.parseInt(d[2]), Integer.parseInt(d[3]),
+                record.files().stream().map(StateFile::of).toList());
+        if (state.time().isAfter(batch)) {
+            throw new IllegalArgumentException("state of '" + state.operatorId() + "' at " + state.time()
+                    + " is newer than the checkpoint's batch " + batch);
+        }
+        return state;
+    }
+
+    /** The state checkpoint {@code checkpoint} records for operator {@code operatorId}, if any. */
+    public static Optional<StateSnapshotFiles> of(Checkpoint checkpoint, String operatorId) {
+        return checkpoint.recordOf(operatorId).map(r -> of(r, checkpoint.batchTime()));
+    }
+
+    /** Every state checkpoint {@code checkpoint} records, in its order. */
+    public static List<StateSnapshotFiles> allOf(Checkpoint checkpoint) {
+        return checkpoint.records().stream().map(r -> of(r, checkpoint.batchTime())).toList();
     }
 
     /** The files that rebuild partition {@code partition}: its snapshot, then its deltas in time order. */

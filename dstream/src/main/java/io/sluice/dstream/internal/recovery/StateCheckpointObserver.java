@@ -2,17 +2,16 @@ package io.sluice.dstream.internal.recovery;
 
 import io.sluice.dstream.internal.CallSite;
 import io.sluice.dstream.internal.Job;
-import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.OperatorException;
 import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.dstream.internal.state.StatefulOperator;
 import io.sluice.dstream.scheduler.StateCheckpointInfo;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.JobTags;
-import io.sluice.recovery.internal.StateCheckpoint;
-import io.sluice.recovery.internal.StateFile;
+import io.sluice.state.internal.checkpoint.StateSnapshotFiles;
+import io.sluice.state.internal.checkpoint.StateFile;
 import io.sluice.state.internal.StateVersion;
-import io.sluice.state.internal.checkpoint.StateCheckpointing;
+import io.sluice.state.internal.checkpoint.StateCheckpointPlanner;
 import java.util.List;
 import java.util.Optional;
 import org.apache.spark.api.java.JavaRDD;
@@ -20,36 +19,34 @@ import org.apache.spark.api.java.JavaRDD;
 /**
  * Writes one stateful operator's state checkpoints, observing the batches: at the operator's checkpoint times
  * (every ten slides by default) the operator plans the checkpoint as it computes the batch's state (it was
- * built with the {@link StateCheckpointing}, see {@link CheckpointedStart}), and the batch runs one more job
+ * built with the {@link StateCheckpointPlanner}, see {@link CheckpointedStart}), and the batch runs one more job
  * after its outputs, which writes the files, and hands the operator what it wrote and how long it took.
  */
-final class StateCheckpointer<K, S> implements StateCheckpoints, BatchScheduler.BatchObserver {
+final class StateCheckpointObserver<K, S> implements BatchScheduler.BatchObserver {
     private static final String KIND = "checkpointState";
 
     private final StatefulOperator<K, ?, S, ?, ?> op;
-    private final StateCheckpointing<K, S> checkpoints;
+    private final StateCheckpointPlanner<K, S> checkpoints;
     private final int jobId;
     private final String callSite = CallSite.of(KIND);
 
     /** @param jobId the id listeners see for the checkpoint job (after the output operations' ids) */
-    StateCheckpointer(StatefulOperator<K, ?, S, ?, ?> op, StateCheckpointing<K, S> checkpoints, int jobId) {
+    StateCheckpointObserver(StatefulOperator<K, ?, S, ?, ?> op, StateCheckpointPlanner<K, S> checkpoints, int jobId) {
         this.op = op;
         this.checkpoints = checkpoints;
         this.jobId = jobId;
     }
 
-    @Override
-    public Operator<?> operator() {
-        return op;
-    }
-
-    @Override
-    public Optional<StateCheckpoint> latestAsOf(Time time) {
+    /**
+     * The newest state checkpoint at or before {@code time} whose files are complete, if any; the progress
+     * writer asks on the scheduler's event loop when batch {@code time} is recorded as done.
+     */
+    Optional<StateSnapshotFiles> latestAsOf(Time time) {
         return checkpoints.latestAsOf(time);
     }
 
-    @Override
-    public List<StateCheckpoint> inUse() {
+    /** The state checkpoints later ones may build on, whose files must stay (see the checkpoint store). */
+    List<StateSnapshotFiles> inUse() {
         return checkpoints.inUse();
     }
 

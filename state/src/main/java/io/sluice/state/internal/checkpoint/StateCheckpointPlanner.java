@@ -4,8 +4,6 @@ import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.JobTags;
 import io.sluice.recovery.internal.CheckpointStore;
-import io.sluice.recovery.internal.StateCheckpoint;
-import io.sluice.recovery.internal.StateFile;
 import io.sluice.state.internal.HeapBackend;
 import io.sluice.state.internal.MapWithStateBatch;
 import io.sluice.state.internal.StateBackend;
@@ -30,10 +28,11 @@ import scala.reflect.ClassTag$;
 
 /**
  * The checkpoints of one stateful operator's state: plans each checkpoint (a full snapshot or a delta per
- * partition), writes it, remembers the complete ones, and restores the state from one.
+ * partition), writes it, remembers the complete ones, and restores the state from one; as the operator's
+ * {@link StateLifecycle}, it keeps the restored and planned states the next batches start from.
  *
- * <p>At a checkpoint time t, {@link #plan} decides per partition: a delta when the partition's chain since its
- * last snapshot is short and smaller than the snapshot. It returns the state of t as a {@link RestoredStateRDD},
+ * <p>At a checkpoint time t, {@link #batchGenerated} decides per partition: a delta when the partition's chain since its
+ * last snapshot is short and smaller than the snapshot. It keeps the state of t as a {@link RestoredStateRDD},
  * which takes each partition from the cached state of t or, once that is gone, from the files: the next batch's
  * state is computed from it (the lineage cut). {@link #write} is the batch's checkpoint job: it writes the
  * files, one task per partition, and records the new chain. The batch after t runs only after that job
@@ -43,7 +42,7 @@ import scala.reflect.ClassTag$;
  * last complete checkpoint (the state was re-partitioned), every partition is written as a snapshot; a restore
  * reads the state in the layout it was saved in, and the operator moves it to its own at the first batch.
  */
-public final class StateCheckpointing<K, S> {
+public final class StateCheckpointPlanner<K, S> implements StateLifecycle<K, S> {
     /** A restore reads at most a snapshot and this many deltas per partition. */
     static final int MAX_DELTAS = 9;
     private static final int KEPT = 4;
@@ -57,14 +56,15 @@ public final class StateCheckpointing<K, S> {
     private final String name;
     private final KeyGroupPartitioner partitioner;
     private final StateBackend backend;
-    private final NavigableMap<Time, StateCheckpoint> complete = new ConcurrentSkipListMap<>();
+    private final NavigableMap<Time, StateSnapshotFiles> complete = new ConcurrentSkipListMap<>();
     private final Map<Time, Plan> plans = new ConcurrentHashMap<>();
+    private final StartingStates<K, S> starts = new StartingStates<>();
 
     /**
      * What the checkpoint of one batch builds on: the last complete checkpoint in the same layout, and per
      * partition its base.
      */
-    private record Plan(int partitions, StateCheckpoint base, List<Long> deltaSince) {
+    private record Plan(int partitions, StateSnapshotFiles base, List<Long> deltaSince) {
     }
 
     /** The state a restart starts from, and the chain of files each partition is restored from. */
@@ -77,7 +77,7 @@ public final class StateCheckpointing<K, S> {
      * @param name       the operator as messages and Spark's UI name it
      * @param backend    the backend restored state is loaded into
      */
-    public StateCheckpointing(SparkContext sc, String root, FileSystem fs, Broadcast<SerializableConfiguration> conf,
+    public StateCheckpointPlanner(SparkContext sc, String root, FileSystem fs, Broadcast<SerializableConfiguration> conf,
             String operatorId, String kind, String name, KeyGroupPartitioner partitioner, StateBackend backend) {
         this.sc = sc;
         this.root = root;
@@ -91,8 +91,8 @@ public final class StateCheckpointing<K, S> {
     }
 
     /** The newest checkpoint at or before {@code time} whose files are complete, if any. */
-    public Optional<StateCheckpoint> latestAsOf(Time time) {
-        Map.Entry<Time, StateCheckpoint> e = complete.floorEntry(time);
+    public Optional<StateSnapshotFiles> latestAsOf(Time time) {
+        Map.Entry<Time, StateSnapshotFiles> e = complete.floorEntry(time);
         return e == null ? Optional.empty() : Optional.of(e.getValue());
     }
 
@@ -103,8 +103,8 @@ public final class StateCheckpointing<K, S> {
      * checkpoints completed since. (A plan made later builds on the newest complete checkpoint, which the
      * newest progress checkpoint references, or which belongs to a batch after it.)
      */
-    public List<StateCheckpoint> inUse() {
-        List<StateCheckpoint> inUse = new ArrayList<>();
+    public List<StateSnapshotFiles> inUse() {
+        List<StateSnapshotFiles> inUse = new ArrayList<>();
         for (Plan plan : plans.values()) {
             if (plan.base != null) {
                 inUse.add(plan.base);
@@ -118,7 +118,7 @@ public final class StateCheckpointing<K, S> {
      * the driver's JVM, taken from what {@code prefetch} decoded ahead), persisted and already being read (in a
      * job of its own, tagged as part of batch {@code next}).
      */
-    public Restored<K, S> restore(StateCheckpoint state, Time next, StatePrefetch prefetch) {
+    public Restored<K, S> restore(StateSnapshotFiles state, Time next, StatePrefetch prefetch) {
         int keyGroups = partitioner.keyGroups().count();
         if (state.keyGroups() != keyGroups) {
             throw new IllegalStateException("The checkpointed state of " + name + " is split in "
@@ -131,11 +131,12 @@ public final class StateCheckpointing<K, S> {
             chains.add(state.chainOf(p));
         }
         JavaRDD<StateVersion<K, S>> versions = versions(new RestoredStateRDD<>(sc, root, conf, operatorId, name,
-                state.time(), chains, false, null, StateCheckpointing::versionOf, backend,
+                state.time(), chains, false, null, StateCheckpointPlanner::versionOf, backend,
                 backend == HeapBackend.INSTANCE ? prefetch.lendTo(sc) : null));
         versions.setName(name + " state restored @ " + state.time().milliseconds());
         versions.persist(StorageLevel.MEMORY_ONLY());
         complete.put(state.time(), state);
+        starts.put(state.time(), versions);
         readAhead(versions, state.time(), next);
         return new Restored<>(versions, chains);
     }
@@ -151,23 +152,40 @@ public final class StateCheckpointing<K, S> {
                 }));
     }
 
+    @Override
+    public boolean plansCheckpoints() {
+        return true;
+    }
+
     /**
      * Plans the checkpoint of {@code time}, whose state RDD is {@code cached}; on the event loop, when the batch
-     * is generated. Returns the state of {@code time} to compute the next batch's state from.
+     * is generated. The next batch's state is computed from the state of {@code time} this makes
+     * ({@link #startAfter}).
      */
-    public JavaRDD<StateVersion<K, S>> plan(Time time, RDD<?> cached) {
+    @Override
+    public void batchGenerated(Time time, RDD<?> cached) {
         Plan plan = plan(cached.getNumPartitions());
         plans.put(time, plan);
         List<List<StateFile>> chains = new ArrayList<>();
         for (int p = 0; p < plan.partitions; p++) {
             chains.add(plan.base == null ? List.of() : plan.base.chainOf(p));
         }
-        return versions(new RestoredStateRDD<>(sc, root, conf, operatorId, name, time, chains, true, cached,
-                StateCheckpointing::versionOf, backend, null));
+        starts.put(time, versions(new RestoredStateRDD<>(sc, root, conf, operatorId, name, time, chains, true,
+                cached, StateCheckpointPlanner::versionOf, backend, null)));
+    }
+
+    @Override
+    public Optional<JavaRDD<StateVersion<K, S>>> startAfter(Time time) {
+        return starts.after(time);
+    }
+
+    @Override
+    public void forgetThrough(Time oldestKept) {
+        starts.forgetThrough(oldestKept);
     }
 
     private Plan plan(int partitions) {
-        Map.Entry<Time, StateCheckpoint> last = complete.lastEntry();
+        Map.Entry<Time, StateSnapshotFiles> last = complete.lastEntry();
         if (last != null && last.getValue().partitions() != partitions) {
             last = null; // re-partitioned since: no partition has a chain to add a delta to
         }
@@ -200,10 +218,10 @@ public final class StateCheckpointing<K, S> {
         }
         try {
             for (boolean full : new boolean[] {true, false}) { // files an earlier run wrote for this batch
-                fs.delete(new Path(root, CheckpointStore.stateFilePath(operatorId, time, full, 0)).getParent(),
+                fs.delete(new Path(root, StateFile.pathOf(operatorId, time, full, 0)).getParent(),
                         true);
             }
-            List<StateFile> written = StateCheckpointJob.write(versions, root, conf, operatorId, time,
+            List<StateFile> written = StateFilesJob.write(versions, root, conf, operatorId, time,
                     plan.deltaSince);
             List<StateFile> files = new ArrayList<>();
             for (StateFile f : written) {
@@ -212,7 +230,7 @@ public final class StateCheckpointing<K, S> {
                 }
                 files.add(f);
             }
-            complete.put(time, new StateCheckpoint(operatorId, kind, time, plan.partitions,
+            complete.put(time, new StateSnapshotFiles(operatorId, kind, time, plan.partitions,
                     partitioner.keyGroups().count(), files));
             while (complete.size() > KEPT) {
                 complete.pollFirstEntry();

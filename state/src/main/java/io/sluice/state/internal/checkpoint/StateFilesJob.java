@@ -5,7 +5,6 @@ import io.sluice.rdd.internal.PartitionFunction;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.Transforms;
 import io.sluice.recovery.internal.HadoopFiles;
-import io.sluice.recovery.internal.StateFile;
 import io.sluice.state.internal.StateVersion;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -23,8 +22,8 @@ import scala.Tuple3;
  * to the driver. Returns what was written (per partition: a snapshot, or a delta when one was asked for and
  * the partition knows its changes).
  */
-public final class StateCheckpointJob {
-    private StateCheckpointJob() {
+public final class StateFilesJob {
+    private StateFilesJob() {
     }
 
     /**
@@ -45,7 +44,7 @@ public final class StateCheckpointJob {
         List<StateFile> files = new ArrayList<>();
         for (Tuple3<Integer, Boolean, Long> w : written) {
             files.add(new StateFile(w._1(), time, w._2(),
-                    io.sluice.recovery.internal.CheckpointStore.stateFilePath(operatorId, time, w._2(), w._1()), w._3()));
+                    StateFile.pathOf(operatorId, time, w._2(), w._1()), w._3()));
         }
         files.sort(Comparator.comparingInt(StateFile::partition));
         return files;
