@@ -1,5 +1,6 @@
 package io.sluice.dstream.internal.recovery;
 
+import io.sluice.dstream.StreamingException;
 import io.sluice.dstream.internal.CallSite;
 import io.sluice.dstream.internal.Job;
 import io.sluice.dstream.internal.OperatorException;
@@ -14,6 +15,7 @@ import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.checkpoint.StateCheckpointPlanner;
 import java.util.List;
 import java.util.Optional;
+import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaRDD;
 
 /**
@@ -75,7 +77,13 @@ final class StateCheckpointObserver<K, S> implements BatchScheduler.BatchObserve
             } catch (OperatorException e) {
                 throw e;
             } catch (Exception e) {
-                throw new OperatorException(callSite, time, e);
+                if (e instanceof SparkException) { // the writing job failed: thrown as Spark Streaming would
+                    throw new OperatorException(callSite, time, e);
+                }
+                // the engine's own failure on the driver (the checkpoint's file system), not the user's: thrown at
+                // awaitTermination as a StreamingException that names the operator and the batch
+                throw new OperatorException(callSite, time, new StreamingException("cannot write the state "
+                        + "checkpoint of " + op.describe() + ": " + e.getMessage(), e));
             }
         }))).orElse(List.of());
     }
