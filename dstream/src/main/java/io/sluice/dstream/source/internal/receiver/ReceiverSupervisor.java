@@ -142,17 +142,18 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         }
         state = State.STARTED;
         storedSinceStart = false;
-        try {
-            receiver.onStart();
-        } catch (Throwable e) {
-            restart("the receiver failed to start", e, null);
-            return;
-        }
+        // reported before onStart, as Spark Streaming registers a receiver first: whatever the receiver's own
+        // threads report (an error, a stop) comes after its start
         if (afterRestart) {
             restarts++;
             event("reconnected", "restart #" + restarts + " of " + spec.source());
         } else {
             event("started", spec.source() + " started on executor " + RpcEndpoints.executorId());
+        }
+        try {
+            receiver.onStart();
+        } catch (Throwable e) {
+            restart("the receiver failed to start", e, null);
         }
     }
 
