@@ -46,7 +46,7 @@ public final class HeapStateLoader<K, S> implements StateLoader<K, S> {
     @Override
     public void putEntriesOf(StateVersion<K, S> from, java.util.function.IntPredicate keep) {
         if (!(from instanceof HeapStateVersion<K, S> version)) {
-            putEntriesOfAny(from, keep);
+            StateLoader.super.putEntriesOf(from, keep);
             return;
         }
         StateTable delta = version.delta;
@@ -68,20 +68,6 @@ public final class HeapStateLoader<K, S> implements StateLoader<K, S> {
                     table.putFrom(base, i, hash, base.valueAt(i), base.timeAt(i));
                 }
             }
-        }
-    }
-
-    private void putEntriesOfAny(StateVersion<K, S> version, java.util.function.IntPredicate keep) {
-        try {
-            version.forEach((key, state, lastUpdate) -> {
-                if (keep.test(key.hashCode())) {
-                    put(key, state, lastUpdate);
-                }
-            });
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
         }
     }
 

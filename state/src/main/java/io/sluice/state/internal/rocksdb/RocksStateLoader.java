@@ -2,7 +2,6 @@ package io.sluice.state.internal.rocksdb;
 
 import io.sluice.state.internal.StateLoader;
 import io.sluice.state.internal.StateVersion;
-import java.util.function.IntPredicate;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
@@ -58,21 +57,6 @@ final class RocksStateLoader<K, S> implements StateLoader<K, S> {
             store.write(batch);
             batch.clear();
             batched = 0;
-        }
-    }
-
-    @Override
-    public void putEntriesOf(StateVersion<K, S> version, IntPredicate keep) {
-        try {
-            version.forEach((key, state, lastUpdate) -> {
-                if (keep.test(key.hashCode())) {
-                    put(key, state, lastUpdate);
-                }
-            });
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
         }
     }
 
