@@ -1,6 +1,7 @@
 package io.sluice.dstream;
 
 import io.sluice.rdd.Time;
+import io.sluice.dstream.internal.CombineByKeyOperator;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Rdds;
@@ -121,7 +122,8 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
     }
 
     public PairDStream<K, V> reduceByKey(Function2<V, V, V> f, Partitioner partitioner) {
-        return byKey("reduceByKey", f, (rdd, fns) -> Aggregations.reduceByKey(rdd, fns.function2(f), partitioner));
+        return new PairDStream<>(context, CombineByKeyOperator.<K, V, V>node(description(), "reduceByKey", node(),
+                List.of(f), v -> v, f, f, partitioner));
     }
 
     public PairDStream<K, Iterable<V>> groupByKey() {
@@ -143,16 +145,16 @@ public class PairDStream<K, V> extends DStreamLike<Tuple2<K, V>, JavaPairRDD<K, 
 
     public <C> PairDStream<K, C> combineByKey(Function<V, C> createCombiner, Function2<C, V, C> mergeValue,
             Function2<C, C, C> mergeCombiners, Partitioner partitioner, boolean mapSideCombine) {
+        if (mapSideCombine) {
+            return new PairDStream<>(context, CombineByKeyOperator.node(description(), "combineByKey", node(),
+                    List.of(createCombiner, mergeValue, mergeCombiners), createCombiner, mergeValue, mergeCombiners,
+                    partitioner));
+        }
         return new PairDStream<>(context, DerivedOperator.<Tuple2<K, V>, Tuple2<K, C>>node(description(),
-                "combineByKey", node(), List.of(createCombiner, mergeValue, mergeCombiners), (rdd, time, fns) -> {
-                    Function<V, C> create = fns.function(createCombiner);
-                    Function2<C, V, C> merge = fns.function2(mergeValue);
-                    Function2<C, C, C> combine = fns.function2(mergeCombiners);
-                    return Rdds.tuples(mapSideCombine
-                            ? Aggregations.combineByKey(Rdds.pairs(rdd), create, merge, combine, partitioner)
-                            : Rdds.pairs(rdd).combineByKey(create, merge, combine, partitioner, false,
-                                    SharedKryoSerializer.ofContext()));
-                }));
+                "combineByKey", node(), List.of(createCombiner, mergeValue, mergeCombiners), (rdd, time, fns) ->
+                        Rdds.tuples(Rdds.pairs(rdd).combineByKey(fns.function(createCombiner),
+                                fns.function2(mergeValue), fns.function2(mergeCombiners), partitioner, false,
+                                SharedKryoSerializer.ofContext()))));
     }
 
     // ---- joins ------------------------------------------------------------------------------------------

@@ -104,4 +104,37 @@ class BatchComputationTest {
         assertEquals(new TreeSet<>(List.of(JobTags.groupOf(1000), JobTags.groupOf(2000))), groups);
         assertTrue(jobs.size() >= 6, "jobs seen: " + jobs.size());
     }
+    @Test
+    void reduceByKeyRunsEachBatchInOneStageLocallyAndAWindowOverItReadsReleasedBatchesAgain() throws Exception {
+        var sc = io.sluice.testkit.SharedSpark.context().sc();
+        List<Integer> stagesPerJob = Collections.synchronizedList(new ArrayList<>());
+        SparkListener listener = new SparkListener() {
+            @Override
+            public void onJobStart(SparkListenerJobStart start) {
+                stagesPerJob.add(start.stageIds().size());
+            }
+        };
+        sc.addSparkListener(listener);
+        try (StreamTester t = new StreamTester()) {
+            PairDStream<String, Integer> counts = t.input(List.of(List.of("a", "b", "a"), List.of("b"), List.of()))
+                    .mapToPair(w -> new scala.Tuple2<>(w, 1)).reduceByKey(Integer::sum);
+            var perBatch = t.collect(counts);
+            var windowed = t.collect(counts.window(java.time.Duration.ofSeconds(2)));
+            t.runBatches(3);
+            perBatch.assertUnordered(List.of(
+                    List.of(new scala.Tuple2<>("a", 2), new scala.Tuple2<>("b", 1)),
+                    List.of(new scala.Tuple2<>("b", 1)),
+                    List.of()));
+            // Batch 2 s's window reads batch 1 s again after its exchange was released: recomputed, same counts.
+            windowed.assertUnordered(List.of(
+                    List.of(new scala.Tuple2<>("a", 2), new scala.Tuple2<>("b", 1)),
+                    List.of(new scala.Tuple2<>("a", 2), new scala.Tuple2<>("b", 1), new scala.Tuple2<>("b", 1)),
+                    List.of(new scala.Tuple2<>("b", 1))));
+            sc.listenerBus().waitUntilEmpty();
+        } finally {
+            sc.removeSparkListener(listener);
+        }
+        assertTrue(!stagesPerJob.isEmpty() && stagesPerJob.stream().allMatch(n -> n == 1),
+                "stages per job (a shuffle would add a map stage): " + stagesPerJob);
+    }
 }

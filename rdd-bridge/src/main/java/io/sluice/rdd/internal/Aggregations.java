@@ -23,7 +23,7 @@ public final class Aggregations {
 
     public static <K, V, C> JavaPairRDD<K, C> combineByKey(JavaPairRDD<K, V> rdd, Function<V, C> createCombiner,
             Function2<C, V, C> mergeValue, Function2<C, C, C> mergeCombiners, Partitioner partitioner) {
-        if (rdd.partitioner().isPresent() && rdd.partitioner().get().equals(partitioner)) {
+        if (isPartitionedBy(rdd, partitioner)) {
             // Already partitioned this way: Spark combines within each partition, no shuffle at all.
             return rdd.combineByKey(createCombiner, mergeValue, mergeCombiners, partitioner);
         }
@@ -43,13 +43,28 @@ public final class Aggregations {
      */
     public static <K, V> Exchange<K, V> exchangedPartials(JavaPairRDD<K, V> rdd, Function2<V, V, V> f,
             Partitioner partitioner) {
-        if (rdd.partitioner().isPresent() && rdd.partitioner().get().equals(partitioner)) {
+        if (isPartitionedBy(rdd, partitioner)) {
             return Exchange.of(rdd.rdd(), partitioner, null); // already there: not moved
         }
+        return exchangedCombiners(rdd, v -> v, f, partitioner);
+    }
+
+    /**
+     * combineByKey's map-side half, as {@link #exchangedPartials}: each map task's records combined by key into
+     * combiners, which move to {@code partitioner}'s partitions unmerged (a key once per map task, or more when a
+     * task's table filled). The records are always combined, even when already partitioned so.
+     */
+    public static <K, V, C> Exchange<K, C> exchangedCombiners(JavaPairRDD<K, V> rdd, Function<V, C> createCombiner,
+            Function2<C, V, C> mergeValue, Partitioner partitioner) {
         int maxEntries = PartialAggregator.DEFAULT_MAX_ENTRIES;
-        JavaPairRDD<K, V> partials = Transforms.<Tuple2<K, V>, K, V>mapPartitionsToPair(packed(rdd),
-                records -> new PartialAggregator<K, V, V>(records, v -> v, f, maxEntries), false);
+        JavaPairRDD<K, C> partials = Transforms.<Tuple2<K, V>, K, C>mapPartitionsToPair(packed(rdd),
+                records -> new PartialAggregator<K, V, C>(records, createCombiner, mergeValue, maxEntries), false);
         return Exchange.of(partials.rdd(), partitioner, SharedKryoSerializer.ofContext());
+    }
+
+    /** Whether {@code rdd} is already partitioned by {@code partitioner} (its by-key work needs no move). */
+    public static boolean isPartitionedBy(JavaPairRDD<?, ?> rdd, Partitioner partitioner) {
+        return rdd.partitioner().isPresent() && rdd.partitioner().get().equals(partitioner);
     }
 
     private static <K, V> JavaPairRDD<K, V> packed(JavaPairRDD<K, V> rdd) {
