@@ -15,6 +15,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.util.SerializableConfiguration;
+import scala.Tuple5;
 
 /**
  * Writes the state of one operator after one batch: one Spark job whose task i writes the files of state
@@ -35,14 +36,24 @@ public final class StateFilesJob {
             List<HashMap<String, Long>> baseTables) {
         List<Long> since = new ArrayList<>(deltaSince);
         List<HashMap<String, Long>> tables = new ArrayList<>(baseTables);
-        PartitionFunction<StateVersion<K, S>, StateFile> writePartition = (partition, it) -> {
-            Path rootPath = new Path(root);
-            FileSystem fs = HadoopFiles.fileSystem(rootPath, conf.value().value());
-            return StatePartitionFiles.checkpoint(fs, rootPath, operatorId, time, partition, it.next(),
-                    since.get(partition), tables.get(partition)).iterator();
-        };
-        List<StateFile> files = new ArrayList<>(
-                Jobs.collect(Transforms.mapPartitionsWithIndex(versions, writePartition, true)));
+        // a task's result travels as a tuple: Kryo, Spark's serializer, does not write records
+        PartitionFunction<StateVersion<K, S>, Tuple5<Integer, Long, Integer, String, Long>> writePartition =
+                (partition, it) -> {
+                    Path rootPath = new Path(root);
+                    FileSystem fs = HadoopFiles.fileSystem(rootPath, conf.value().value());
+                    List<Tuple5<Integer, Long, Integer, String, Long>> written = new ArrayList<>();
+                    for (StateFile f : StatePartitionFiles.checkpoint(fs, rootPath, operatorId, time, partition,
+                            it.next(), since.get(partition), tables.get(partition))) {
+                        written.add(new Tuple5<>(f.partition(), f.time().milliseconds(), f.kind().ordinal(),
+                                f.path(), f.length()));
+                    }
+                    return written.iterator();
+                };
+        List<StateFile> files = new ArrayList<>();
+        for (Tuple5<Integer, Long, Integer, String, Long> f :
+                Jobs.collect(Transforms.mapPartitionsWithIndex(versions, writePartition, true))) {
+            files.add(new StateFile(f._1(), new Time(f._2()), StateFile.Kind.values()[f._3()], f._4(), f._5()));
+        }
         files.sort(Comparator.comparingInt(StateFile::partition));
         return files;
     }
