@@ -1,12 +1,13 @@
 package io.sluice.dstream.scheduler;
 
 /**
- * The state checkpoint of one stateful operator that a batch wrote: one file per state partition, each a full
- * snapshot or a delta of the changes since the previous checkpoint.
+ * The state checkpoint of one stateful operator that a batch wrote: per state partition, a full snapshot or a
+ * delta of the changes since the previous checkpoint, or on RocksDB a manifest and the table files that earlier
+ * checkpoints did not upload (counted as a full file: it restores without any other checkpoint's manifest).
  *
- * @param fullFiles partitions written as full snapshots
+ * @param fullFiles partitions written as full snapshots (or RocksDB manifests)
  * @param deltaFiles partitions written as deltas
- * @param bytesWritten the files' bytes, all partitions
+ * @param bytesWritten the bytes written, all partitions (on RocksDB, the manifests and the new table files)
  * @param writeMillis how long the checkpoint's job took (wall time), from the start of the write to the last file
  */
 public record StateCheckpointInfo(int fullFiles, int deltaFiles, long bytesWritten, long writeMillis) {

@@ -18,10 +18,12 @@ import java.util.Set;
  * <pre>
  * progress/checkpoint-&lt;batch ms&gt;                     one {@link CheckpointFormat} file per checkpointed batch
  * state/&lt;operator id&gt;/&lt;batch ms&gt;-&lt;suffix&gt;/&lt;file&gt;     data files an operator's record references
+ * state/&lt;operator id&gt;/shared-&lt;name&gt;/&lt;batch ms&gt;-&lt;file&gt;  data files several records may reference
  * </pre>
  *
  * The data directories' layout is all recovery knows of data files: the state layer writes its snapshots and
- * deltas there (see {@link #dataDirectory}); the directory keeps the name {@code state} of earlier releases.
+ * deltas there (see {@link #dataDirectory}), and files that several checkpoints share, each uploaded once (see
+ * {@link #sharedDirectory}); the directory keeps the name {@code state} of earlier releases.
  * Writing is atomic (temp file and rename) and keeps the newest {@code retained} checkpoints; older ones, and
  * data files no kept checkpoint references, are deleted. Reading tries checkpoints newest first and skips,
  * reporting the file, any that is damaged, truncated, of a newer format, or that references a
@@ -32,6 +34,7 @@ public final class CheckpointStore {
     public static final String PROGRESS_DIR = "progress";
     public static final String DATA_DIR = "state";
     private static final String PREFIX = "checkpoint-";
+    private static final String SHARED = "shared-";
 
     private final CheckpointStorage storage;
     private final int retained;
@@ -64,6 +67,16 @@ public final class CheckpointStore {
      */
     public static String dataDirectory(String operatorId, Time time, String suffix) {
         return DATA_DIR + "/" + CheckpointFormat.enc(operatorId) + "/" + time.milliseconds() + "-" + suffix;
+    }
+
+    /**
+     * The directory of an operator's data files that several checkpoints may reference (the table files of a
+     * RocksDB state partition). A file in it is named {@code <batch ms>-<name>}, after the batch that first wrote
+     * it; cleaning deletes each file on its own, once no kept record references it and its batch is not after the
+     * newest checkpoint's.
+     */
+    public static String sharedDirectory(String operatorId, String name) {
+        return DATA_DIR + "/" + CheckpointFormat.enc(operatorId) + "/" + SHARED + name;
     }
 
     /** Writes the checkpoint of {@code checkpoint.batchTime()}, then deletes what no kept checkpoint needs. */
@@ -162,8 +175,8 @@ public final class CheckpointStore {
 
     /**
      * Deletes data directories (one per operator, batch and suffix) none of whose files a kept checkpoint
-     * references or the engine still uses. Directories of batches after {@code newest} are being written right
-     * now: they stay.
+     * references or the engine still uses, and the files of shared directories that none references. Files and
+     * directories of batches after {@code newest} are being written right now: they stay.
      */
     private void deleteUnreferencedData(Set<String> referenced, Time newest) throws IOException {
         Set<String> dirs = new HashSet<>();
@@ -171,6 +184,13 @@ public final class CheckpointStore {
         for (String path : storage.listFiles(DATA_DIR)) {
             int slash = path.lastIndexOf('/');
             String dir = path.substring(0, slash);
+            if (name(dir).startsWith(SHARED)) {
+                Long time = stateDirTime(path);
+                if (!referenced.contains(path) && time != null && time <= newest.milliseconds()) {
+                    storage.delete(path);
+                }
+                continue;
+            }
             dirs.add(dir);
             if (referenced.contains(path)) {
                 live.add(dir);

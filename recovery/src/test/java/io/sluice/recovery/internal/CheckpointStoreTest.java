@@ -84,6 +84,36 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void deletesEachSharedFileOnceNoKeptCheckpointReferencesIt() throws IOException {
+        String shared = CheckpointStore.sharedDirectory("counts", "p00000");
+        assertEquals("state/counts/shared-p00000", shared);
+        // table files uploaded at 1000 and 2000, named by the checkpoints of 2000, 3000 and 4000 as shown
+        writeWithShared(2000, shared + "/1000-a.sst", shared + "/2000-b.sst");
+        writeWithShared(3000, shared + "/1000-a.sst", shared + "/3000-c.sst");
+        storage.writeAtomically(shared + "/9000-d.sst", new byte[3]); // being uploaded right now
+        storage.writeAtomically(shared + "/2500-e.sst.1234.tmp", new byte[3]); // an upload a crash interrupted
+        writeWithShared(4000, shared + "/3000-c.sst");
+        writeWithShared(5000, shared + "/3000-c.sst");
+        writeWithShared(6000, shared + "/3000-c.sst"); // 2000 and 3000 are no longer kept (3 are)
+        List<String> files = storage.listFiles(shared);
+        assertEquals(List.of(shared + "/3000-c.sst", shared + "/9000-d.sst"), files.stream().sorted().toList(),
+                "only what a kept checkpoint names, and what a batch after the newest is writing, stays");
+    }
+
+    private void writeWithShared(long batchMs, String... sharedFiles) throws IOException {
+        List<OperatorRecord.DataFile> files = new java.util.ArrayList<>();
+        for (String f : sharedFiles) {
+            files.add(new OperatorRecord.DataFile("0 " + batchMs + " table", 3, f));
+        }
+        Checkpoint c = new Checkpoint(new io.sluice.rdd.Time(batchMs), Checkpoints.INTERVAL,
+                new io.sluice.rdd.Time(0), List.of(), new io.sluice.rdd.Time(batchMs + 1000),
+                java.util.Map.of("counts", "mapWithState"), List.of(),
+                List.of(new OperatorRecord("counts", "mapWithState " + batchMs + " 1 128", files)));
+        Checkpoints.writeDataFiles(storage, c);
+        store.write(c);
+    }
+
+    @Test
     void fallsBackPastATruncatedCheckpointNamingIt() throws IOException {
         writeBatches(2000, 3000);
         damage(checkpointFile(3000), b -> Arrays.copyOf(b, b.length / 2));

@@ -127,7 +127,7 @@ public final class RestartScenario {
     }
 
     /** "w0" .. "w999999", each with count 0, generated in the tasks. */
-    private static JavaPairRDD<String, Long> initialState(JavaSparkContext sc) {
+    static JavaPairRDD<String, Long> initialState(JavaSparkContext sc) {
         List<Integer> parts = java.util.stream.IntStream.range(0, PARTITIONS).boxed().toList();
         int perPartition = KEYS / PARTITIONS;
         return sc.parallelize(parts, PARTITIONS).flatMapToPair(p -> java.util.stream.IntStream

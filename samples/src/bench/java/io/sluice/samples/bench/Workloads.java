@@ -20,6 +20,7 @@ public final class Workloads {
             WindowedCounts.w4Window60(),
             new RestartTime(),
             new CheckpointBytes(),
+            IncrementalCheckpointBytes.w6r(),
             ScalingWorkload.stateGrowth(),
             ScalingWorkload.scaleOut(),
             LargeStateWorkload.fromProperties(),

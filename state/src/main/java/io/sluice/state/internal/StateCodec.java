@@ -183,6 +183,23 @@ public final class StateCodec {
         return loader.build(time, time);
     }
 
+    /**
+     * {@code base} (read from elsewhere, e.g. a RocksDB checkpoint) with {@code deltas} applied, oldest first,
+     * in {@code backend}; {@code files} names each delta in errors.
+     */
+    public <K, S> StateVersion<K, S> applyDeltas(StateBackend backend, StateVersion<K, S> base,
+            List<InputStream> deltas, List<String> files) throws IOException {
+        if (deltas.isEmpty()) {
+            return base;
+        }
+        StateLoader<K, S> loader = backend.copyOf(base);
+        long time = base.batchTime();
+        for (int i = 0; i < deltas.size(); i++) {
+            time = applyDelta(loader, time, deltas.get(i), files.get(i));
+        }
+        return loader.build(time, time);
+    }
+
     /** Applies a delta to {@code loader}, which holds the state of batch {@code base}; returns the delta's batch. */
     private <K, S> long applyDelta(StateLoader<K, S> loader, long base, InputStream stream, String file)
             throws IOException {

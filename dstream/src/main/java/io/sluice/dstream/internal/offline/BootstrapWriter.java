@@ -17,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,7 +72,8 @@ public final class BootstrapWriter {
                 JavaRDD<StateVersion<Object, Object>> versions = versions(op, batch);
                 versions.setName("bootstrap of '" + op.id() + "' at batch " + batch.milliseconds());
                 List<StateFile> files = StateFilesJob.write(versions, storage.root().toString(), conf, op.id(),
-                        batch, Collections.nCopies(op.partitioner().numPartitions(), null));
+                        batch, Collections.nCopies(op.partitioner().numPartitions(), null),
+                        Collections.nCopies(op.partitioner().numPartitions(), new HashMap<>()));
                 states.add(new StateSnapshotFiles(op.id(), op.kind(), batch, op.partitioner().numPartitions(),
                         op.partitioner().keyGroups().count(), files));
             }

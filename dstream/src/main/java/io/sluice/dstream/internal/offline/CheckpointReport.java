@@ -95,7 +95,7 @@ public final class CheckpointReport {
         List<String> problems = new ArrayList<>();
         for (int p = 0; p < s.partitions(); p++) {
             List<StateFile> chain = s.chainOf(p);
-            long partBytes = chain.stream().mapToLong(StateFile::length).sum();
+            long partBytes = s.filesOf(p).stream().mapToLong(StateFile::length).sum();
             String partKeys;
             try {
                 StateVersion<Object, Object> v = StatePartitionFiles.read(directory.storage().fileSystem(),
@@ -108,7 +108,9 @@ public final class CheckpointReport {
                 problems.add("partition " + p + ": " + e.getMessage());
             }
             bytes += partBytes;
-            out.append(String.format(Locale.ROOT, "  %9d %10s %12d  %s%n", p, partKeys, partBytes, files(chain)));
+            int tables = s.filesOf(p).size() - chain.size();
+            out.append(String.format(Locale.ROOT, "  %9d %10s %12d  %s%n", p, partKeys, partBytes, files(chain)
+                    + (tables == 0 ? "" : " (RocksDB, " + tables + (tables == 1 ? " table file)" : " table files)"))));
         }
         out.append(String.format(Locale.ROOT, "  %9s %10s %12d%n", "total", allCounted ? keys : "?", bytes));
         for (String problem : problems) {

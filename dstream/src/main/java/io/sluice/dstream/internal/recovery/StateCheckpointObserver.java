@@ -90,11 +90,13 @@ final class StateCheckpointObserver<K, S> implements BatchScheduler.BatchObserve
 
     private static StateCheckpointInfo figures(List<StateFile> written, long millis) {
         int full = 0;
+        int deltas = 0;
         long bytes = 0;
         for (StateFile f : written) {
-            full += f.full() ? 1 : 0;
+            full += f.kind() == StateFile.Kind.FULL ? 1 : 0;
+            deltas += f.kind() == StateFile.Kind.DELTA ? 1 : 0;
             bytes += f.length();
         }
-        return new StateCheckpointInfo(full, written.size() - full, bytes, millis);
+        return new StateCheckpointInfo(full, deltas, bytes, millis);
     }
 }

@@ -10,6 +10,7 @@ import io.sluice.state.internal.StateBackend;
 import io.sluice.state.internal.StateVersion;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -64,7 +65,8 @@ public final class StateCheckpointPlanner<K, S> implements StateLifecycle<K, S> 
      * What the checkpoint of one batch builds on: the last complete checkpoint in the same layout, and per
      * partition its base.
      */
-    private record Plan(int partitions, StateSnapshotFiles base, List<Long> deltaSince) {
+    private record Plan(int partitions, StateSnapshotFiles base, List<Long> deltaSince,
+            List<HashMap<String, Long>> baseTables) {
     }
 
     /** The state a restart starts from, and the chain of files each partition is restored from. */
@@ -190,26 +192,38 @@ public final class StateCheckpointPlanner<K, S> implements StateLifecycle<K, S> 
             last = null; // re-partitioned since: no partition has a chain to add a delta to
         }
         List<Long> since = new ArrayList<>();
+        List<HashMap<String, Long>> tables = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {
             Long s = null;
+            HashMap<String, Long> baseTables = new HashMap<>();
             if (last != null) {
-                List<StateFile> chain = last.getValue().chainOf(p);
+                long fullBytes = 0; // the snapshot, or a RocksDB manifest and its tables
                 long deltaBytes = 0;
-                for (StateFile f : chain.subList(1, chain.size())) {
-                    deltaBytes += f.length();
+                for (StateFile f : last.getValue().filesOf(p)) {
+                    if (f.kind() == StateFile.Kind.TABLE) {
+                        baseTables.put(f.path(), f.length());
+                    }
+                    if (f.kind() == StateFile.Kind.DELTA) {
+                        deltaBytes += f.length();
+                    } else {
+                        fullBytes += f.length();
+                    }
                 }
-                if (chain.size() - 1 < MAX_DELTAS && deltaBytes <= chain.get(0).length()) {
+                List<StateFile> chain = last.getValue().chainOf(p);
+                if (chain.size() - 1 < MAX_DELTAS && deltaBytes <= fullBytes) {
                     s = last.getKey().milliseconds();
                 }
             }
             since.add(s);
+            tables.add(baseTables);
         }
-        return new Plan(partitions, last == null ? null : last.getValue(), since);
+        return new Plan(partitions, last == null ? null : last.getValue(), since, tables);
     }
 
     /**
-     * The checkpoint job of batch {@code time}: writes every partition's file, then records the new chain.
-     * Returns the files written (one per partition: a snapshot or a delta), for the batch's figures.
+     * The checkpoint job of batch {@code time}: writes every partition's files, then records the new chain.
+     * Returns the files written now (per partition a snapshot, a delta, or a RocksDB manifest and the tables not
+     * uploaded before), for the batch's figures.
      */
     public List<StateFile> write(JavaRDD<StateVersion<K, S>> versions, Time time) throws IOException {
         Plan plan = plans.get(time);
@@ -221,14 +235,18 @@ public final class StateCheckpointPlanner<K, S> implements StateLifecycle<K, S> 
                 fs.delete(new Path(root, StateFile.pathOf(operatorId, time, full, 0)).getParent(),
                         true);
             }
-            List<StateFile> written = StateFilesJob.write(versions, root, conf, operatorId, time,
-                    plan.deltaSince);
+            List<StateFile> needed = StateFilesJob.write(versions, root, conf, operatorId, time,
+                    plan.deltaSince, plan.baseTables);
             List<StateFile> files = new ArrayList<>();
-            for (StateFile f : written) {
-                if (!f.full()) {
-                    files.addAll(plan.base.chainOf(f.partition()));
+            List<StateFile> written = new ArrayList<>();
+            for (StateFile f : needed) {
+                if (f.kind() == StateFile.Kind.DELTA) {
+                    files.addAll(plan.base.filesOf(f.partition()));
                 }
                 files.add(f);
+                if (f.time().equals(time)) {
+                    written.add(f);
+                }
             }
             complete.put(time, new StateSnapshotFiles(operatorId, kind, time, plan.partitions,
                     partitioner.keyGroups().count(), files));

@@ -6,10 +6,15 @@ import io.sluice.recovery.internal.HadoopFiles;
 import io.sluice.state.internal.StateBackend;
 import io.sluice.state.internal.StateCodec;
 import io.sluice.state.internal.StateVersion;
+import io.sluice.state.internal.rocksdb.RocksCheckpoint;
+import io.sluice.state.internal.rocksdb.RocksManifest;
+import io.sluice.state.internal.rocksdb.RocksStateVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -38,27 +43,72 @@ public final class StatePartitionFiles {
         Path file = new Path(root, path);
         fs.mkdirs(file.getParent());
         HadoopFiles.writeAtomically(fs, file, bytes);
-        return new StateFile(partition, time, full, path, bytes.length);
+        return new StateFile(partition, time, full ? StateFile.Kind.FULL : StateFile.Kind.DELTA, path, bytes.length);
     }
 
-    /** The state a chain of files (a snapshot, then deltas oldest first) describes, loaded into {@code backend}. */
+    /**
+     * Writes the checkpoint of partition {@code partition} after batch {@code time}: for RocksDB state, its table
+     * files not among {@code baseTables} (the table files of the checkpoint it builds on, with their lengths) and
+     * a manifest; else as {@link #write}. Returns every file the partition's checkpoint needs but those of the
+     * chain it builds on: the manifest or snapshot or delta, then the tables (written now or earlier).
+     */
+    public static List<StateFile> checkpoint(FileSystem fs, Path root, String operatorId, Time time, int partition,
+            StateVersion<?, ?> state, Long deltaSince, Map<String, Long> baseTables) throws IOException {
+        if (!(state instanceof RocksStateVersion<?, ?>)) {
+            return List.of(write(fs, root, operatorId, time, partition, state, deltaSince));
+        }
+        String shared = CheckpointStore.sharedDirectory(operatorId, String.format(Locale.ROOT, "p%05d", partition));
+        RocksManifest manifest = RocksCheckpoint.write(state, fs, root, shared, time.milliseconds(), baseTables);
+        byte[] bytes = manifest.encode();
+        String path = StateFile.pathOf(operatorId, time, true, partition);
+        Path file = new Path(root, path);
+        fs.mkdirs(file.getParent());
+        HadoopFiles.writeAtomically(fs, file, bytes);
+        List<StateFile> files = new ArrayList<>();
+        files.add(new StateFile(partition, time, StateFile.Kind.FULL, path, bytes.length));
+        for (RocksManifest.Table t : manifest.tables()) {
+            files.add(new StateFile(partition, uploadedAt(t.path()), StateFile.Kind.TABLE, t.path(), t.length()));
+        }
+        return files;
+    }
+
+    /** The batch that uploaded a shared table file, which its name starts with. */
+    private static Time uploadedAt(String path) {
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        return new Time(Long.parseLong(name.substring(0, name.indexOf('-'))));
+    }
+
+    /**
+     * The state a chain of files (a snapshot or RocksDB manifest, then deltas oldest first) describes, loaded into
+     * {@code backend}.
+     */
     public static <K, S> StateVersion<K, S> read(FileSystem fs, Path root, List<StateFile> chain,
             StateBackend backend) throws IOException {
         if (chain.isEmpty() || !chain.get(0).full()) {
             throw new IOException("a state chain must start with a full snapshot: " + chain);
         }
         StateCodec codec = new StateCodec();
-        InputStream snapshot = open(fs, root, chain.get(0));
         List<InputStream> deltas = new ArrayList<>();
-        List<String> files = new ArrayList<>(List.of(new Path(root, chain.get(0).path()).toString()));
+        List<String> files = new ArrayList<>();
         for (StateFile f : chain.subList(1, chain.size())) {
             deltas.add(open(fs, root, f));
             files.add(new Path(root, f.path()).toString());
         }
-        return codec.restore(backend, snapshot, deltas, files);
+        String first = new Path(root, chain.get(0).path()).toString();
+        byte[] bytes = bytesOf(fs, root, chain.get(0));
+        if (RocksManifest.isManifest(bytes)) {
+            StateVersion<K, S> base = RocksCheckpoint.restore(fs, root, RocksManifest.decode(bytes, first), backend);
+            return codec.applyDeltas(backend, base, deltas, files);
+        }
+        files.add(0, first);
+        return codec.restore(backend, StateFileFormat.decode(bytes, first), deltas, files);
     }
 
     private static InputStream open(FileSystem fs, Path root, StateFile f) throws IOException {
+        return StateFileFormat.decode(bytesOf(fs, root, f), new Path(root, f.path()).toString());
+    }
+
+    private static byte[] bytesOf(FileSystem fs, Path root, StateFile f) throws IOException {
         Path file = new Path(root, f.path());
         long length = fs.getFileStatus(file).getLen();
         if (length != f.length()) {
@@ -69,7 +119,7 @@ public final class StatePartitionFiles {
         try (FSDataInputStream in = fs.open(file)) {
             in.readFully(0, bytes);
         }
-        return StateFileFormat.decode(bytes, file.toString());
+        return bytes;
     }
 
     /** The file of partition {@code partition} written at {@code time} (full or delta), if one exists. */
@@ -79,7 +129,8 @@ public final class StatePartitionFiles {
             String path = StateFile.pathOf(operatorId, time, full, partition);
             Path file = new Path(root, path);
             if (fs.exists(file)) {
-                return new StateFile(partition, time, full, path, fs.getFileStatus(file).getLen());
+                return new StateFile(partition, time, full ? StateFile.Kind.FULL : StateFile.Kind.DELTA, path,
+                        fs.getFileStatus(file).getLen());
             }
         }
         return null;

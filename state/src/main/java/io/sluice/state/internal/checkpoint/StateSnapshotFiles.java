@@ -11,8 +11,9 @@ import java.util.Optional;
 
 /**
  * Where the state of one stateful operator as of batch {@code time} lives: per partition, the newest full
- * snapshot and the deltas (changed keys) written after it, oldest first. Restoring partition {@code p} reads
- * {@link #chainOf(int)}; partitions restore independently, so all of them in parallel.
+ * snapshot (or RocksDB manifest, with the table files it names) and the deltas (changed keys) written after it,
+ * oldest first. Restoring partition {@code p} reads {@link #chainOf(int)}; partitions restore independently, so
+ * all of them in parallel.
  *
  * <p>A progress checkpoint keeps it as the operator's {@link OperatorRecord} ({@link #toRecord}, {@link #of}):
  * the description {@code <kind> <batch ms> <partitions> <key groups>} and one data file per {@link StateFile},
@@ -23,7 +24,7 @@ import java.util.Optional;
  * @param time       the batch whose state this is
  * @param partitions how many partitions the state had
  * @param keyGroups  how many key groups keys hashed into (fixed for the life of the checkpoint)
- * @param files      every file of every partition's chain
+ * @param files      every file of every partition's chain, and the table files its manifests name
  */
 public record StateSnapshotFiles(String operatorId, String kind, Time time, int partitions, int keyGroups,
         List<StateFile> files) {
@@ -36,7 +37,8 @@ public record StateSnapshotFiles(String operatorId, String kind, Time time, int 
                     + " / key groups " + keyGroups);
         }
         List<StateFile> sorted = new ArrayList<>(files);
-        sorted.sort(Comparator.comparingInt(StateFile::partition).thenComparing(StateFile::time));
+        sorted.sort(Comparator.comparingInt(StateFile::partition).thenComparing(StateFile::time)
+                .thenComparing(StateFile::kind).thenComparing(StateFile::path));
         for (int p = 0; p < partitions; p++) {
             List<StateFile> chain = chain(sorted, p);
             if (chain.isEmpty() || !chain.get(0).full()) {
@@ -99,12 +101,20 @@ public record StateSnapshotFiles(String operatorId, String kind, Time time, int 
         return checkpoint.records().stream().map(r -> of(r, checkpoint.batchTime())).toList();
     }
 
-    /** The files that rebuild partition {@code partition}: its snapshot, then its deltas in time order. */
+    /**
+     * The files that rebuild partition {@code partition}: its snapshot (or manifest, which names its tables),
+     * then its deltas in time order.
+     */
     public List<StateFile> chainOf(int partition) {
         return chain(files, partition);
     }
 
+    /** Every file partition {@code partition} needs: its chain and the table files its manifest names. */
+    public List<StateFile> filesOf(int partition) {
+        return files.stream().filter(f -> f.partition() == partition).toList();
+    }
+
     private static List<StateFile> chain(List<StateFile> sorted, int partition) {
-        return sorted.stream().filter(f -> f.partition() == partition).toList();
+        return sorted.stream().filter(f -> f.partition() == partition && f.kind() != StateFile.Kind.TABLE).toList();
     }
 }

@@ -12,14 +12,17 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
+import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
+import org.rocksdb.FlushOptions;
 import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -62,7 +65,12 @@ final class RocksStore {
     final ColumnFamilyHandle times;
     final ColumnFamilyHandle removals;
     final KeyGroups groups;
+    /** Names this store's table files in checkpoints: no other store, in any JVM, has the same id. */
+    final String id = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+    /** The checkpoint names of the table files this store was restored from, by local file name. */
+    private final Map<String, String> restoredNames;
     private final Resources resources;
+    private final Cleaner.Cleanable cleanable;
     /** The sequence of the version at the head, or of a writer that claimed it (guarded by this). */
     private long head;
     /** Removals held per batch time, oldest first (guarded by this). */
@@ -86,14 +94,10 @@ final class RocksStore {
         }
     }
 
-    private RocksStore(KeyGroups groups) {
+    /** @param dir an empty directory, or one holding a RocksDB checkpoint of a store (its files are opened) */
+    private RocksStore(KeyGroups groups, File dir, Map<String, String> restoredNames) {
         this.groups = groups;
-        File dir;
-        try {
-            dir = LocalDirs.newDirectory("sluice-state");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot make a directory for a RocksDB state store", e);
-        }
+        this.restoredNames = Map.copyOf(restoredNames);
         DBOptions options = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
                 .setWriteBufferManager(BUFFERS).setMaxBackgroundJobs(2).setKeepLogFileNum(2);
         ColumnFamilyOptions entryOptions = columnFamilyOptions(true);
@@ -117,8 +121,16 @@ final class RocksStore {
         removals = handles.get(2);
         WriteOptions writeOptions = new WriteOptions().setDisableWAL(true); // checkpoints make state durable
         resources = new Resources(dir, options, entryOptions, indexOptions, handles, db, writeOptions);
-        CLEANER.register(this, resources);
+        cleanable = CLEANER.register(this, resources);
         head = SEQUENCES.incrementAndGet();
+    }
+
+    private static File newDirectory() {
+        try {
+            return LocalDirs.newDirectory("sluice-state");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make a directory for a RocksDB state store", e);
+        }
     }
 
     private static ColumnFamilyOptions columnFamilyOptions(boolean pointReads) {
@@ -133,12 +145,46 @@ final class RocksStore {
 
     /** A new, empty store in a directory of its own. */
     static RocksStore open(KeyGroups groups) {
-        return new RocksStore(groups);
+        return new RocksStore(groups, newDirectory(), Map.of());
+    }
+
+    /**
+     * The store in {@code dir}, which holds the files of a RocksDB checkpoint; {@code restoredNames} gives the
+     * checkpoint name of each table file by its local name, so that later checkpoints upload none of them again.
+     */
+    static RocksStore openCheckpoint(KeyGroups groups, File dir, Map<String, String> restoredNames) {
+        return new RocksStore(groups, dir, restoredNames);
+    }
+
+    /** The name a checkpoint gives table file {@code localName} of this store: the same on every checkpoint. */
+    String checkpointName(String localName) {
+        String restored = restoredNames.get(localName);
+        return restored != null ? restored : id + "-" + localName;
+    }
+
+    /**
+     * Writes the store's state now, flushed, to table files hard-linked into {@code dir} (which must not exist) with
+     * the small files that describe them: what RocksDB opens as this state. The caller holds the head.
+     */
+    void checkpointTo(File dir) {
+        try (FlushOptions flush = new FlushOptions().setWaitForFlush(true);
+                Checkpoint checkpoint = Checkpoint.create(db)) {
+            db.flush(flush, List.of(entries, times, removals));
+            checkpoint.createCheckpoint(dir.getAbsolutePath());
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot checkpoint the RocksDB state store in " + resources.dir() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** Closes the store and deletes its directory now; for a store no version was made of. */
+    void close() {
+        cleanable.clean();
     }
 
     /** A new store holding exactly what {@code snapshot} of {@code source} holds; its head is that state. */
     static RocksStore copyOf(RocksStore source, Snapshot snapshot, long removalsKnownSince) {
-        RocksStore copy = new RocksStore(source.groups);
+        RocksStore copy = open(source.groups);
         try (ReadOptions read = new ReadOptions().setSnapshot(snapshot)) {
             for (ColumnFamilyHandle family : List.of(source.entries, source.times, source.removals)) {
                 ColumnFamilyHandle target = family == source.entries ? copy.entries
@@ -168,7 +214,7 @@ final class RocksStore {
         }
     }
 
-    private synchronized void countRemovals(long knownSince) {
+    synchronized void countRemovals(long knownSince) {
         removalCounts.clear();
         removalsHeld = 0;
         try (RocksIterator it = db.newIterator(removals)) {
@@ -200,6 +246,11 @@ final class RocksStore {
         }
         head = -SEQUENCES.incrementAndGet(); // claimed: no version has this sequence
         return true;
+    }
+
+    /** Gives back the head a {@link #claim} took from the version of sequence {@code from}, unchanged. */
+    synchronized void release(long from) {
+        head = from;
     }
 
     /** Writes {@code batch} at the head, which the caller claimed. */

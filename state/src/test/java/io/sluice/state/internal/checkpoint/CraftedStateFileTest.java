@@ -43,7 +43,7 @@ class CraftedStateFileTest {
         Files.createDirectories(onDisk.getParent());
         Files.write(onDisk, file);
         FileSystem fs = FileSystem.getLocal(new Configuration());
-        List<StateFile> chain = List.of(new StateFile(0, new Time(1000), true, path, file.length));
+        List<StateFile> chain = List.of(new StateFile(0, new Time(1000), StateFile.Kind.FULL, path, file.length));
 
         IOException e = assertThrows(IOException.class,
                 () -> StatePartitionFiles.read(fs, new org.apache.hadoop.fs.Path(dir.toUri()), chain,

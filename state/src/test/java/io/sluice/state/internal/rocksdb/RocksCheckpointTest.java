@@ -1,0 +1,227 @@
+package io.sluice.state.internal.rocksdb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.rdd.KeyGroups;
+import io.sluice.rdd.Time;
+import io.sluice.recovery.internal.Checkpoint;
+import io.sluice.recovery.internal.CheckpointStore;
+import io.sluice.recovery.internal.HadoopCheckpointStorage;
+import io.sluice.state.internal.HeapBackend;
+import io.sluice.state.internal.MapWithStateTransition;
+import io.sluice.state.internal.MappingFunction;
+import io.sluice.state.internal.StateVersion;
+import io.sluice.state.internal.checkpoint.StateFile;
+import io.sluice.state.internal.checkpoint.StatePartitionFiles;
+import io.sluice.state.internal.checkpoint.StateSnapshotFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import scala.Tuple2;
+
+/**
+ * Incremental checkpoints of RocksDB state: a checkpoint uploads only the table files the one it builds on does
+ * not name, shared files go when no kept checkpoint names them, a restore here links the files this JVM still has,
+ * and the state read back, on RocksDB or on the heap, is exactly the checkpointed one.
+ */
+class RocksCheckpointTest {
+    private static final String OP = "counts";
+    private static final int KEYS = 20_000;
+    private static final RocksBackend ROCKS = new RocksBackend(new KeyGroups(KeyGroups.DEFAULT_COUNT));
+
+    /** "+k" counts k, "-k" removes it; keys time out after 10 s. */
+    private static final MapWithStateTransition<String, String, Long, String> COUNT = new MapWithStateTransition<>(
+            (time, key, op, state) -> {
+                if (state.isTimingOut()) {
+                    return MappingFunction.NONE;
+                }
+                if (op.get().equals("-")) {
+                    state.remove();
+                } else {
+                    state.update(state.getOption().orElse(0L) + 1);
+                }
+                return MappingFunction.NONE;
+            }, 10_000, OP);
+
+    @TempDir
+    Path dir;
+
+    private static StateVersion<String, Long> step(StateVersion<String, Long> v, long time, List<String> ops) {
+        List<Tuple2<String, String>> records = new ArrayList<>();
+        for (String op : ops) {
+            records.add(new Tuple2<>(op.substring(1), op.substring(0, 1)));
+        }
+        return COUNT.apply(v, records.iterator(), time).state();
+    }
+
+    /** Every key of {@code from} to {@code to} (exclusive, step {@code by}) counted once more. */
+    private static List<String> counts(int from, int to, int by) {
+        List<String> ops = new ArrayList<>();
+        for (int k = from; k < to; k += by) {
+            ops.add("+key-" + k);
+        }
+        return ops;
+    }
+
+    private static Map<String, String> contents(StateVersion<String, Long> v) throws Exception {
+        Map<String, String> m = new TreeMap<>();
+        v.forEach((k, s, t) -> m.put(k, s + "@" + t));
+        return m;
+    }
+
+    /** The files of a partition's checkpoint that were written at {@code time}, and their bytes. */
+    private static long bytesWrittenAt(List<StateFile> files, long time) {
+        return files.stream().filter(f -> f.time().milliseconds() == time).mapToLong(StateFile::length).sum();
+    }
+
+    private static HashMap<String, Long> tablesOf(List<StateFile> files) {
+        HashMap<String, Long> tables = new HashMap<>();
+        files.stream().filter(f -> f.kind() == StateFile.Kind.TABLE).forEach(f -> tables.put(f.path(), f.length()));
+        return tables;
+    }
+
+    private HadoopCheckpointStorage storage() throws Exception {
+        return new HadoopCheckpointStorage(dir.resolve("checkpoint").toString(), new Configuration());
+    }
+
+    @Test
+    void aSecondCheckpointUploadsOnlyNewTablesAndRestoresExactlyOnEitherBackend() throws Exception {
+        HadoopCheckpointStorage storage = storage();
+        FileSystem fs = storage.fileSystem();
+        StateVersion<String, Long> v1 = step(ROCKS.empty(0, true), 1000, counts(0, KEYS, 1));
+        List<StateFile> first = StatePartitionFiles.checkpoint(fs, storage.root(), OP, new Time(1000), 0, v1, null,
+                new HashMap<>());
+        assertEquals(StateFile.Kind.FULL, first.get(0).kind(), "a manifest first");
+        assertTrue(first.size() > 1, "then the table files it names: " + first);
+        long firstBytes = bytesWrittenAt(first, 1000);
+
+        List<String> ops = counts(0, KEYS, 100); // 1% of the keys change
+        ops.add("-key-1");
+        StateVersion<String, Long> v2 = step(v1, 2000, ops);
+        List<StateFile> second = StatePartitionFiles.checkpoint(fs, storage.root(), OP, new Time(2000), 0, v2, 1000L,
+                tablesOf(first));
+        long secondBytes = bytesWrittenAt(second, 2000);
+        assertTrue(second.stream().anyMatch(f -> f.kind() == StateFile.Kind.TABLE && f.time().milliseconds() == 1000),
+                "the second names the first's tables: " + second);
+        assertTrue(secondBytes * 10 < firstBytes, "the second checkpoint uploads only what changed: " + secondBytes
+                + " bytes after " + firstBytes);
+
+        List<StateFile> chain = List.of(second.get(0));
+        StateVersion<String, Long> onRocks = StatePartitionFiles.read(fs, storage.root(), chain, ROCKS);
+        StateVersion<String, Long> onHeap = StatePartitionFiles.read(fs, storage.root(), chain, HeapBackend.INSTANCE);
+        Map<String, String> expected = contents(v2);
+        assertEquals(KEYS - 1, expected.size());
+        assertEquals("2@2000", expected.get("key-100"));
+        assertEquals(expected, contents(onRocks));
+        assertEquals(expected, contents(onHeap));
+        assertEquals(2000, onRocks.batchTime());
+        assertEquals(KEYS - 1, onRocks.size());
+
+        // the restored store goes on like any: timeouts from its time index, and a retry sees the same version
+        StateVersion<String, Long> later = step(onRocks, 11_500, List.of("+key-0"));
+        StateVersion<String, Long> retried = step(onRocks, 11_500, List.of("+key-0"));
+        assertEquals(contents(later), contents(retried));
+        assertEquals(Map.of("key-0", "3@11500", "key-100", "2@2000", "key-200", "2@2000"),
+                Map.of("key-0", contents(later).get("key-0"), "key-100", contents(later).get("key-100"),
+                        "key-200", contents(later).get("key-200")));
+        assertEquals(expected, contents(onRocks), "the restored version never changes");
+        StateVersion<String, Long> timedOut = step(onRocks, 12_500, List.of());
+        assertEquals(Map.of(), contents(timedOut), "every key idle for more than 10 s timed out");
+    }
+
+    @Test
+    void aRestoreInTheJvmThatWroteTheCheckpointLinksItsFilesAndElsewhereFetchesThem() throws Exception {
+        HadoopCheckpointStorage storage = storage();
+        StateVersion<String, Long> v1 = step(ROCKS.empty(0, true), 1000, counts(0, KEYS, 1));
+        List<StateFile> files = StatePartitionFiles.checkpoint(storage.fileSystem(), storage.root(), OP,
+                new Time(1000), 0, v1, null, new HashMap<>());
+        long tableBytes = files.stream().filter(f -> f.kind() == StateFile.Kind.TABLE)
+                .mapToLong(StateFile::length).sum();
+
+        long fetched = LocalTableFiles.fetchedBytes();
+        long reused = LocalTableFiles.reusedBytes();
+        StateVersion<String, Long> here = StatePartitionFiles.read(storage.fileSystem(), storage.root(),
+                List.of(files.get(0)), ROCKS);
+        assertEquals(0, LocalTableFiles.fetchedBytes() - fetched, "nothing fetched");
+        assertEquals(tableBytes, LocalTableFiles.reusedBytes() - reused, "every table file linked");
+        assertEquals(contents(v1), contents(here));
+
+        // the same checkpoint moved elsewhere (another machine's view): every table is fetched
+        Path moved = dir.resolve("moved");
+        copyTree(dir.resolve("checkpoint"), moved);
+        HadoopCheckpointStorage elsewhere = new HadoopCheckpointStorage(moved.toString(), new Configuration());
+        fetched = LocalTableFiles.fetchedBytes();
+        StateVersion<String, Long> there = StatePartitionFiles.read(elsewhere.fileSystem(), elsewhere.root(),
+                List.of(files.get(0)), ROCKS);
+        assertEquals(tableBytes, LocalTableFiles.fetchedBytes() - fetched);
+        assertEquals(contents(v1), contents(there));
+    }
+
+    @Test
+    void sharedTablesAreDeletedOnceNoKeptCheckpointNamesThem() throws Exception {
+        HadoopCheckpointStorage storage = storage();
+        FileSystem fs = storage.fileSystem();
+        CheckpointStore store = new CheckpointStore(storage, 1);
+        StateVersion<String, Long> v = step(ROCKS.empty(0, true), 1000, counts(0, KEYS, 1));
+        List<StateFile> files = StatePartitionFiles.checkpoint(fs, storage.root(), OP, new Time(1000), 0, v, null,
+                new HashMap<>());
+        store.write(progress(1000, files));
+        List<StateFile> firstTables = files.stream().filter(f -> f.kind() == StateFile.Kind.TABLE).toList();
+
+        v = step(v, 2000, counts(0, KEYS, 100));
+        files = StatePartitionFiles.checkpoint(fs, storage.root(), OP, new Time(2000), 0, v, 1000L, tablesOf(files));
+        store.write(progress(2000, files));
+        for (StateFile t : firstTables) {
+            assertTrue(Files.exists(dir.resolve("checkpoint").resolve(t.path())), "still named: " + t.path());
+        }
+
+        RocksStore rocks = ((RocksStateVersion<String, Long>) v).store;
+        for (var family : List.of(rocks.entries, rocks.times, rocks.removals)) {
+            rocks.db.compactRange(family); // every table file is rewritten
+        }
+        v = step(v, 3000, counts(0, KEYS, 100));
+        files = StatePartitionFiles.checkpoint(fs, storage.root(), OP, new Time(3000), 0, v, 2000L, tablesOf(files));
+        List<String> named = files.stream().map(StateFile::path).toList();
+        assertFalse(firstTables.stream().anyMatch(t -> named.contains(t.path())), "compacted: the old tables are gone");
+        store.write(progress(3000, files));
+        for (StateFile t : firstTables) {
+            assertFalse(Files.exists(dir.resolve("checkpoint").resolve(t.path())), "deleted: " + t.path());
+        }
+        for (StateFile f : files) {
+            assertTrue(Files.exists(dir.resolve("checkpoint").resolve(f.path())), "kept: " + f.path());
+        }
+        StateSnapshotFiles kept = StateSnapshotFiles.allOf(store.latest().checkpoint().orElseThrow()).get(0);
+        assertEquals(contents(v), contents(StatePartitionFiles.read(fs, storage.root(), kept.chainOf(0),
+                HeapBackend.INSTANCE)));
+    }
+
+    private static Checkpoint progress(long time, List<StateFile> files) {
+        return new Checkpoint(new Time(time), Duration.ofSeconds(1), new Time(0), List.of(), new Time(time + 1000),
+                Map.of(OP, "mapWithState"), List.of(), List.of(new StateSnapshotFiles(OP, "mapWithState",
+                        new Time(time), 1, KeyGroups.DEFAULT_COUNT, files).toRecord()));
+    }
+
+    private static void copyTree(Path from, Path to) throws Exception {
+        try (var paths = Files.walk(from)) {
+            for (Path p : paths.toList()) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target);
+                }
+            }
+        }
+    }
+}
