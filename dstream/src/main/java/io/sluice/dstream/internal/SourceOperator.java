@@ -6,7 +6,7 @@ import io.sluice.dstream.source.BatchReport;
 import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.source.SourceContext;
 import io.sluice.dstream.source.internal.SourceSettings;
-import io.sluice.dstream.source.internal.rate.RateController;
+import io.sluice.dstream.internal.rate.RateController;
 import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import java.util.Collections;

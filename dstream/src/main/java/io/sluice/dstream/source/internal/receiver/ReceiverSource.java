@@ -56,7 +56,7 @@ public final class ReceiverSource<T> implements InputSource<T> {
     private final Function<SourceContext, ReceiverTracker> trackerOf;
     private final NavigableMap<Time, Allocation> allocations = new ConcurrentSkipListMap<>();
     private volatile ReceiverTracker tracker;
-    private volatile ReceiverStream stream;
+    private volatile TrackedReceiver stream;
     private volatile JavaSparkContext sc;
     private volatile BatchGrid grid;
     private SerializableConfiguration hadoopConf;
@@ -113,8 +113,8 @@ public final class ReceiverSource<T> implements InputSource<T> {
     }
 
     /** The driver's state of this stream, once the context started. */
-    public ReceiverStream stream() {
-        ReceiverStream s = stream;
+    public TrackedReceiver stream() {
+        TrackedReceiver s = stream;
         if (s == null) {
             throw new IllegalStateException("the receiver stream has not started");
         }
@@ -128,7 +128,7 @@ public final class ReceiverSource<T> implements InputSource<T> {
         ReceiverTracker t = trackerOf.apply(context);
         tracker = t;
         Receiver<?> receiver = sendable(receiverFor.apply(t.settings()));
-        ReceiverStream s = t.register(receiver, format, context.name() + (detail.isEmpty() ? "" : " (" + detail + ")"),
+        TrackedReceiver s = t.register(receiver, format, context.name() + (detail.isEmpty() ? "" : " (" + detail + ")"),
                 context.id());
         t.openLog(s);
         if (!context.restoredPositions().isEmpty()) {
@@ -148,7 +148,7 @@ public final class ReceiverSource<T> implements InputSource<T> {
     /** The engine names the stream and the batch in what this throws. */
     @Override
     public Optional<JavaRDD<T>> compute(Time time) {
-        ReceiverStream s = stream();
+        TrackedReceiver s = stream();
         String failure = s.failure();
         if (failure != null) {
             throw new BadInputException(failure);
@@ -257,7 +257,7 @@ public final class ReceiverSource<T> implements InputSource<T> {
      * sending the rate to its executor when it changed.
      */
     private void limitRate(long limit) {
-        ReceiverStream s = stream();
+        TrackedReceiver s = stream();
         long rate = s.maxRate() > 0 ? Math.min(limit, s.maxRate()) : limit;
         if (rate != s.rate()) {
             tracker.updateRate(s, rate);

@@ -45,7 +45,7 @@ public final class ReceiverTracker {
     private final SourceSettings settings;
     private final String checkpointDirectory; // null when the context has none
     private final String name = "sluice-receiver-tracker-" + INSTANCES.incrementAndGet();
-    private final List<ReceiverStream> streams = new ArrayList<>();
+    private final List<TrackedReceiver> streams = new ArrayList<>();
     private final Map<Integer, Thread> jobs = new ConcurrentHashMap<>();
     private final Map<Integer, String> hosts = new ConcurrentHashMap<>(); // by stream id, from its last registration
     private final Map<Integer, ReceiverInfo> infos = new ConcurrentHashMap<>(); // by stream id: what listeners heard
@@ -77,14 +77,14 @@ public final class ReceiverTracker {
     }
 
     /** Adds a receiver stream before start; returns its state, which the input operator reads blocks from. */
-    synchronized ReceiverStream register(Receiver<?> receiver, BlockFormat format, String source, String stableId) {
-        ReceiverStream s = new ReceiverStream(streams.size(), source, stableId, receiver, format, settings.receiverMaxRate(),
+    synchronized TrackedReceiver register(Receiver<?> receiver, BlockFormat format, String source, String stableId) {
+        TrackedReceiver s = new TrackedReceiver(streams.size(), source, stableId, receiver, format, settings.receiverMaxRate(),
                 settings.startRate(settings.receiverMaxRate()));
         streams.add(s);
         return s;
     }
 
-    public synchronized List<ReceiverStream> streams() {
+    public synchronized List<TrackedReceiver> streams() {
         return List.copyOf(streams);
     }
 
@@ -98,13 +98,13 @@ public final class ReceiverTracker {
     }
 
     /** With the write-ahead log: opens the stream's log of reported blocks (before a restore reads it). */
-    public void openLog(ReceiverStream s) {
+    public void openLog(TrackedReceiver s) {
         if (settings.writeAheadLog() && !s.hasLog()) {
             s.useLog(BlockMetadataLog.open(logDirectory("receivedBlockMetadata", s), sc.hadoopConfiguration()));
         }
     }
 
-    private String logDirectory(String kind, ReceiverStream s) {
+    private String logDirectory(String kind, TrackedReceiver s) {
         String dir = checkpointDirectory;
         if (dir == null) {
             throw new IllegalStateException(SourceSettings.WRITE_AHEAD_LOG + " is set, but there is no checkpoint "
@@ -121,7 +121,7 @@ public final class ReceiverTracker {
         }
         streams().forEach(this::openLog);
         endpoint = RpcEndpoints.register(name, this::onMessage, this::onAsk);
-        for (ReceiverStream s : streams()) {
+        for (TrackedReceiver s : streams()) {
             Thread t = new Thread(() -> runReceiverJob(s), "sluice-receiver-job-" + s.streamId());
             t.setDaemon(true);
             jobs.put(s.streamId(), t);
@@ -139,7 +139,7 @@ public final class ReceiverTracker {
             return;
         }
         Deadline deadline = Deadline.after(timeout);
-        for (ReceiverStream s : streams()) {
+        for (TrackedReceiver s : streams()) {
             RpcEndpoints.Ref supervisor = s.supervisor();
             if (supervisor != null) {
                 try {
@@ -149,7 +149,7 @@ public final class ReceiverTracker {
                 }
             }
         }
-        for (ReceiverStream s : streams()) {
+        for (TrackedReceiver s : streams()) {
             Thread t = jobs.get(s.streamId());
             if (!deadline.join(t)) {
                 LOG.warn("{} did not stop within {}; cancelling its job", s.source(), timeout);
@@ -163,7 +163,7 @@ public final class ReceiverTracker {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        for (ReceiverStream s : streams()) {
+        for (TrackedReceiver s : streams()) {
             s.closeLog();
         }
     }
@@ -171,7 +171,7 @@ public final class ReceiverTracker {
     /** The executors running a receiver now. */
     public Set<String> receiverExecutors() {
         Set<String> ids = new HashSet<>();
-        for (ReceiverStream s : streams()) {
+        for (TrackedReceiver s : streams()) {
             String id = s.executorId();
             if (id != null) {
                 ids.add(id);
@@ -189,7 +189,7 @@ public final class ReceiverTracker {
     public int moveOff(String executorId, List<ExecutorLocation> to) {
         List<String> locations = to.stream().map(ExecutorLocation::toString).toList();
         int moved = 0;
-        for (ReceiverStream s : streams()) {
+        for (TrackedReceiver s : streams()) {
             RpcEndpoints.Ref supervisor = s.supervisor();
             if (supervisor == null || !executorId.equals(s.executorId())) {
                 continue;
@@ -208,7 +208,7 @@ public final class ReceiverTracker {
 
     /** Whether a receiver that stopped to move has not started again yet. */
     public boolean receiversMoving() {
-        for (ReceiverStream s : streams()) {
+        for (TrackedReceiver s : streams()) {
             if (s.moving()) {
                 return true;
             }
@@ -218,7 +218,7 @@ public final class ReceiverTracker {
 
     /** Whether some receiver stored blocks no batch has taken yet. */
     public boolean hasUnallocatedBlocks() {
-        for (ReceiverStream s : streams()) {
+        for (TrackedReceiver s : streams()) {
             if (s.hasUnallocated()) {
                 return true;
             }
@@ -227,7 +227,7 @@ public final class ReceiverTracker {
     }
 
     /** Sets the rate limit of one stream's receiver (backpressure); 0 means unlimited. */
-    public void updateRate(ReceiverStream s, long rate) {
+    public void updateRate(TrackedReceiver s, long rate) {
         s.rate(rate);
         RpcEndpoints.Ref supervisor = s.supervisor();
         if (supervisor != null) {
@@ -242,7 +242,7 @@ public final class ReceiverTracker {
      * ten batch intervals (at least a minute) before the oldest remembered batch goes. Runs off the scheduler's
      * thread, at most once per half retention.
      */
-    public void cleanLogs(ReceiverStream s, Time oldestKept, Duration batchInterval) {
+    public void cleanLogs(TrackedReceiver s, Time oldestKept, Duration batchInterval) {
         if (!settings.writeAheadLog() || !s.hasLog()) {
             return;
         }
@@ -271,7 +271,7 @@ public final class ReceiverTracker {
     }
 
     /** Every receiver incarnation's data log of the stream (the live ones write only newer records). */
-    private void cleanDataLogs(ReceiverStream s, Time threshold) throws java.io.IOException {
+    private void cleanDataLogs(TrackedReceiver s, Time threshold) throws java.io.IOException {
         org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(logDirectory("receivedData", s));
         org.apache.hadoop.fs.FileSystem fs = root.getFileSystem(sc.hadoopConfiguration());
         if (!fs.exists(root)) {
@@ -287,7 +287,7 @@ public final class ReceiverTracker {
         }
     }
 
-    private void runReceiverJob(ReceiverStream s) {
+    private void runReceiverJob(TrackedReceiver s) {
         ReceiverSpec spec = new ReceiverSpec(s.streamId(), s.source(), name, storageLevel(s.receiver()),
                 s.format(), settings,
                 settings.writeAheadLog() ? logDirectory("receivedData", s) : null,
@@ -308,7 +308,7 @@ public final class ReceiverTracker {
     }
 
     /** Where the receiver's next launch should run: where it moved to, else its own preferred host, else anywhere. */
-    static List<String> locations(ReceiverStream s) {
+    static List<String> locations(TrackedReceiver s) {
         List<String> moved = s.launchOn();
         return !moved.isEmpty() ? moved : s.receiver().preferredLocation().map(List::of).orElse(List.of());
     }
@@ -343,11 +343,11 @@ public final class ReceiverTracker {
         return level;
     }
 
-    private String jobGroup(ReceiverStream s) {
+    private String jobGroup(TrackedReceiver s) {
         return name + "-stream-" + s.streamId();
     }
 
-    private ReceiverStream stream(int id) {
+    private TrackedReceiver stream(int id) {
         synchronized (this) {
             return streams.get(id);
         }
@@ -355,7 +355,7 @@ public final class ReceiverTracker {
 
     private void onMessage(Object message) {
         if (message instanceof Messages.Event m) {
-            ReceiverStream s = stream(m.streamId());
+            TrackedReceiver s = stream(m.streamId());
             if (m.kind().equals("reconnected")) {
                 s.reconnected();
             } else if (m.kind().equals("stopped")) {
@@ -363,7 +363,7 @@ public final class ReceiverTracker {
             }
             post(s, m.kind(), m.message(), m.error());
         } else if (message instanceof Messages.Failed m) {
-            ReceiverStream s = stream(m.streamId());
+            TrackedReceiver s = stream(m.streamId());
             s.finish(m.message());
             LOG.error("{} stopped: {}", s.source(), m.message());
             post(s, "error", m.message(), m.error());
@@ -372,7 +372,7 @@ public final class ReceiverTracker {
 
     private void onAsk(Object message, RpcEndpoints.Reply reply) {
         if (message instanceof Messages.Register m) {
-            ReceiverStream s = stream(m.streamId());
+            TrackedReceiver s = stream(m.streamId());
             if (stopping || s.finished()) {
                 reply.reply(new Messages.Registered(false, 0, 0, clock.millis()));
                 return;
@@ -386,7 +386,7 @@ public final class ReceiverTracker {
         } else if (message instanceof Messages.AddBlock m) {
             try {
                 long now = clock.millis();
-                ReceiverStream s = stream(m.streamId());
+                TrackedReceiver s = stream(m.streamId());
                 s.add(m, new Time(now));
                 reply.reply(new Messages.Ack(now, s.bufferedBytes()));
             } catch (java.io.IOException e) {
@@ -401,14 +401,14 @@ public final class ReceiverTracker {
     }
 
     /** {@code error}: the reported error's stack trace, or empty. */
-    private void post(ReceiverStream s, String kind, String message, String error) {
+    private void post(TrackedReceiver s, String kind, String message, String error) {
         long now = clock.millis();
         ReceiverInfo info = infos.compute(s.streamId(), (id, before) -> next(s, before, kind, message, error, now));
         listeners.accept(new StreamingListener.ReceiverEvent(s.source(), kind, message, now, info));
     }
 
     /** The receiver's state after an event, from its state before (null before its first event). */
-    private ReceiverInfo next(ReceiverStream s, ReceiverInfo before, String kind, String message, String error,
+    private ReceiverInfo next(TrackedReceiver s, ReceiverInfo before, String kind, String message, String error,
             long now) {
         String executor = s.executorId() != null ? s.executorId() : before == null ? "" : before.executorId();
         String host = hosts.getOrDefault(s.streamId(), "");
@@ -425,7 +425,7 @@ public final class ReceiverTracker {
                         before.lastError(), before.lastErrorTime());
     }
 
-    /** For diagnostics: the batch a block was allocated to is decided by {@link ReceiverStream#allocate(Time)}. */
+    /** For diagnostics: the batch a block was allocated to is decided by {@link TrackedReceiver#allocate(Time)}. */
     @Override
     public String toString() {
         return name;

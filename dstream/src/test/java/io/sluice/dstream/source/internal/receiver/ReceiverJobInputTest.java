@@ -54,7 +54,7 @@ class ReceiverJobInputTest {
 
     @Test
     void aMovedReceiverPrefersTheExecutorsItMovedTo() {
-        ReceiverStream s = stream(new Pinned("worker-7"));
+        TrackedReceiver s = stream(new Pinned("worker-7"));
         s.launchOn(List.of(new ExecutorLocation("10.0.0.2", "3").toString(),
                 new ExecutorLocation("10.0.0.1", "1").toString()));
         JavaRDD<Integer> moved = ReceiverTracker.receiverJobInput(SharedSpark.context(), 1,
@@ -62,8 +62,8 @@ class ReceiverJobInputTest {
         assertEquals(List.of("executor_10.0.0.2_3", "executor_10.0.0.1_1"), preferredLocations(moved));
     }
 
-    private static ReceiverStream stream(Receiver<?> receiver) {
-        return new ReceiverStream(0, "test receiver", "test", receiver, null, 0, 0);
+    private static TrackedReceiver stream(Receiver<?> receiver) {
+        return new TrackedReceiver(0, "test receiver", "test", receiver, null, 0, 0);
     }
 
     private static List<String> preferredLocations(JavaRDD<Integer> rdd) {

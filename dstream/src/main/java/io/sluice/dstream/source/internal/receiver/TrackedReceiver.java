@@ -16,7 +16,7 @@ import io.sluice.rdd.internal.RpcEndpoints;
  * The driver's view of one receiver stream: blocks reported but not yet taken by a batch, the receiver's
  * endpoint and rate, whether it stopped for good (and why), and counters for diagnostics and tests.
  */
-public final class ReceiverStream {
+public final class TrackedReceiver {
     private final int streamId;
     private final String source;
     private final Receiver<?> receiver;
@@ -51,7 +51,7 @@ public final class ReceiverStream {
     private boolean finished;
     private String failure;
 
-    ReceiverStream(int streamId, String source, String stableId, Receiver<?> receiver, BlockFormat format,
+    TrackedReceiver(int streamId, String source, String stableId, Receiver<?> receiver, BlockFormat format,
             long maxRate, long rate) {
         this.streamId = streamId;
         this.stableId = stableId;
