@@ -3,6 +3,7 @@ package io.sluice.dstream.source.internal.receiver;
 import io.sluice.dstream.receiver.Receiver;
 import io.sluice.dstream.source.BatchReport;
 import io.sluice.dstream.source.InputSource;
+import io.sluice.dstream.source.Receiving;
 import io.sluice.dstream.source.SourceContext;
 import io.sluice.dstream.source.internal.BadInputException;
 import io.sluice.dstream.source.internal.BadInputWarning;
@@ -10,10 +11,12 @@ import io.sluice.dstream.source.internal.PackedLines;
 import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.rdd.BatchGrid;
+import io.sluice.rdd.ExecutorLocation;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.BlockStore;
 import io.sluice.rdd.internal.ClassTags;
 import io.sluice.rdd.internal.Serialization;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +58,7 @@ public final class ReceiverSource<T> implements InputSource<T> {
     private final String detail;
     private final Function<SourceContext, ReceiverTracker> trackerOf;
     private final NavigableMap<Time, Allocation> allocations = new ConcurrentSkipListMap<>();
+    private final Receiving receiving = new ReceiverControl();
     private volatile ReceiverTracker tracker;
     private volatile TrackedReceiver stream;
     private volatile JavaSparkContext sc;
@@ -129,20 +133,24 @@ public final class ReceiverSource<T> implements InputSource<T> {
         tracker = t;
         Receiver<?> receiver = sendable(receiverFor.apply(t.settings()));
         TrackedReceiver s = t.register(receiver, format, context.name() + (detail.isEmpty() ? "" : " (" + detail + ")"),
-                context.id());
+                context.id(), context.rateLimit());
         t.openLog(s);
         if (!context.restoredPositions().isEmpty()) {
             s.restore(context.restoredPositions());
         }
         stream = s;
-        if (t.settings().backpressure()) {
-            context.addStreamingListener(new StreamingListener() {
-                @Override
-                public void onBatchCompleted(BatchCompleted event) {
-                    context.rateLimit().ifPresent(ReceiverSource.this::limitRate);
-                }
-            });
-        }
+        // Backpressure (the rate limit is empty when it is off): the estimate after each batch goes to the receiver.
+        context.addStreamingListener(new StreamingListener() {
+            @Override
+            public void onBatchCompleted(BatchCompleted event) {
+                context.rateLimit().ifPresent(ReceiverSource.this::limitRate);
+            }
+        });
+    }
+
+    @Override
+    public Optional<Receiving> receiving() {
+        return Optional.of(receiving);
     }
 
     /** The engine names the stream and the batch in what this throws. */
@@ -244,7 +252,7 @@ public final class ReceiverSource<T> implements InputSource<T> {
     }
 
     /** After the last batch: removes the blocks of remembered batches and those no batch took. */
-    public void releaseBlocks() {
+    private void releaseBlocks() {
         if (stream == null) {
             return;
         }
@@ -261,6 +269,51 @@ public final class ReceiverSource<T> implements InputSource<T> {
         long rate = s.maxRate() > 0 ? Math.min(limit, s.maxRate()) : limit;
         if (rate != s.rate()) {
             tracker.updateRate(s, rate);
+        }
+    }
+
+    /** What the engine controls of this source's receiver, through the tracker of its context. */
+    private final class ReceiverControl implements Receiving {
+        @Override
+        public String receiverName() {
+            return stream().source();
+        }
+
+        @Override
+        public void startReceiving() {
+            tracker.launch(stream());
+        }
+
+        @Override
+        public void stopReceiving(Duration timeout, boolean gracefully) {
+            if (stream != null) {
+                tracker.stop(stream, timeout, gracefully);
+            }
+        }
+
+        @Override
+        public boolean hasPendingInput() {
+            return stream != null && stream.hasUnallocated();
+        }
+
+        @Override
+        public void release() {
+            releaseBlocks();
+        }
+
+        @Override
+        public Optional<String> executor() {
+            return stream == null ? Optional.empty() : Optional.ofNullable(stream.executorId());
+        }
+
+        @Override
+        public boolean moving() {
+            return stream != null && stream.moving();
+        }
+
+        @Override
+        public boolean moveOff(String executorId, List<ExecutorLocation> to) {
+            return stream != null && tracker.moveOff(stream, executorId, to);
         }
     }
 }

@@ -11,10 +11,9 @@ import io.sluice.rdd.internal.Deadline;
 import io.sluice.rdd.internal.RpcEndpoints;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -60,7 +59,6 @@ public final class ReceiverTracker {
      * above the generations in a stream's block log (those of earlier drivers).
      */
     private static final AtomicInteger GENERATIONS = new AtomicInteger();
-    private volatile boolean stopping;
     private RpcEndpoints.Ref endpoint;
 
     /**
@@ -76,16 +74,17 @@ public final class ReceiverTracker {
         this.settings = settings;
     }
 
-    /** Adds a receiver stream before start; returns its state, which the input operator reads blocks from. */
-    synchronized TrackedReceiver register(Receiver<?> receiver, BlockFormat format, String source, String stableId) {
-        TrackedReceiver s = new TrackedReceiver(streams.size(), source, stableId, receiver, format, settings.receiverMaxRate(),
-                settings.startRate(settings.receiverMaxRate()));
+    /**
+     * Adds a receiver when its source starts; returns its record, which the source reads blocks from. It starts
+     * at {@code rateLimit} when backpressure sets one (never above the configured maximum), else at the maximum.
+     */
+    synchronized TrackedReceiver register(Receiver<?> receiver, BlockFormat format, String source, String stableId,
+            OptionalLong rateLimit) {
+        long max = settings.receiverMaxRate();
+        long rate = rateLimit.isEmpty() ? max : max > 0 ? Math.min(rateLimit.getAsLong(), max) : rateLimit.getAsLong();
+        TrackedReceiver s = new TrackedReceiver(streams.size(), source, stableId, receiver, format, max, rate);
         streams.add(s);
         return s;
-    }
-
-    public synchronized List<TrackedReceiver> streams() {
-        return List.copyOf(streams);
     }
 
     public SourceSettings settings() {
@@ -115,31 +114,30 @@ public final class ReceiverTracker {
         return dir + "/" + kind + "/" + id.replaceAll("[^A-Za-z0-9_.-]", "_") + "-" + Integer.toHexString(id.hashCode());
     }
 
-    public void start() {
-        if (streams.isEmpty()) {
-            return;
+    /** Launches the receiver of {@code s} in a job of its own; the first launch registers the endpoint. */
+    public void launch(TrackedReceiver s) {
+        openLog(s);
+        synchronized (this) {
+            if (endpoint == null) {
+                endpoint = RpcEndpoints.register(name, this::onMessage, this::onAsk);
+            }
         }
-        streams().forEach(this::openLog);
-        endpoint = RpcEndpoints.register(name, this::onMessage, this::onAsk);
-        for (TrackedReceiver s : streams()) {
-            Thread t = new Thread(() -> runReceiverJob(s), "sluice-receiver-job-" + s.streamId());
-            t.setDaemon(true);
-            jobs.put(s.streamId(), t);
-            t.start();
-        }
+        Thread t = new Thread(() -> runReceiverJob(s), "sluice-receiver-job-" + s.streamId());
+        t.setDaemon(true);
+        jobs.put(s.streamId(), t);
+        t.start();
     }
 
     /**
-     * Stops every receiver; gracefully, waits (up to {@code timeout}) until each has stored and reported what
-     * it received, otherwise they drop what they had not stored yet; cancels what did not stop in time.
+     * Stops the receiver of {@code s}; gracefully, waits (up to {@code timeout}) until it has stored and reported
+     * what it received, otherwise it drops what it had not stored yet; cancels its job if it did not stop in time.
+     * Once every launched receiver stopped, the tracker's endpoint and log cleaner stop too.
      */
-    public void stop(Duration timeout, boolean gracefully) {
-        stopping = true;
-        if (endpoint == null) {
-            return;
-        }
-        Deadline deadline = Deadline.after(timeout);
-        for (TrackedReceiver s : streams()) {
+    public void stop(TrackedReceiver s, Duration timeout, boolean gracefully) {
+        s.stopRequested();
+        Thread job = jobs.get(s.streamId());
+        if (job != null) {
+            Deadline deadline = Deadline.after(timeout);
             RpcEndpoints.Ref supervisor = s.supervisor();
             if (supervisor != null) {
                 try {
@@ -148,82 +146,59 @@ public final class ReceiverTracker {
                     LOG.warn("{} did not confirm its stop", s.source(), e);
                 }
             }
-        }
-        for (TrackedReceiver s : streams()) {
-            Thread t = jobs.get(s.streamId());
-            if (!deadline.join(t)) {
+            if (!deadline.join(job)) {
                 LOG.warn("{} did not stop within {}; cancelling its job", s.source(), timeout);
                 sc.cancelJobGroup(jobGroup(s));
             }
         }
-        RpcEndpoints.unregister(endpoint);
+        s.closeLog();
+        if (everyReceiverStopping()) {
+            close();
+        }
+    }
+
+    private synchronized boolean everyReceiverStopping() {
+        return streams.stream().allMatch(TrackedReceiver::stopping);
+    }
+
+    private void close() {
+        RpcEndpoints.Ref e;
+        synchronized (this) {
+            e = endpoint;
+            endpoint = null;
+        }
+        if (e == null) {
+            return;
+        }
+        RpcEndpoints.unregister(e);
         cleaner.shutdown();
         try {
             cleaner.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
+        } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
         }
-        for (TrackedReceiver s : streams()) {
-            s.closeLog();
-        }
-    }
-
-    /** The executors running a receiver now. */
-    public Set<String> receiverExecutors() {
-        Set<String> ids = new HashSet<>();
-        for (TrackedReceiver s : streams()) {
-            String id = s.executorId();
-            if (id != null) {
-                ids.add(id);
-            }
-        }
-        return ids;
     }
 
     /**
-     * Moves the receivers running on executor {@code executorId} (one about to be removed) to the executors
-     * {@code to}: each stops as on a graceful stop, so that what it received is stored and known to the driver
-     * first, and its job is launched again preferring {@code to} (Spark may still place it elsewhere once its
-     * locality wait is over). Returns how many receivers stopped to move.
+     * Moves the receiver of {@code s} if it runs on executor {@code executorId} (one about to be removed) to the
+     * executors {@code to}: it stops as on a graceful stop, so that what it received is stored and known to the
+     * driver first, and its job is launched again preferring {@code to} (Spark may still place it elsewhere once
+     * its locality wait is over). Returns whether it stopped to move.
      */
-    public int moveOff(String executorId, List<ExecutorLocation> to) {
-        List<String> locations = to.stream().map(ExecutorLocation::toString).toList();
-        int moved = 0;
-        for (TrackedReceiver s : streams()) {
-            RpcEndpoints.Ref supervisor = s.supervisor();
-            if (supervisor == null || !executorId.equals(s.executorId())) {
-                continue;
-            }
-            s.launchOn(locations);
-            try {
-                supervisor.ask(new Messages.Move(), Boolean.class);
-                s.detach(supervisor);
-                moved++;
-            } catch (Exception e) { // it stopped by itself, or its executor is gone: its job launches it again
-                LOG.warn("{} did not confirm its move off executor {}", s.source(), executorId, e);
-            }
+    public boolean moveOff(TrackedReceiver s, String executorId, List<ExecutorLocation> to) {
+        RpcEndpoints.Ref supervisor = s.supervisor();
+        if (supervisor == null || !executorId.equals(s.executorId())) {
+            return false;
         }
-        return moved;
-    }
-
-    /** Whether a receiver that stopped to move has not started again yet. */
-    public boolean receiversMoving() {
-        for (TrackedReceiver s : streams()) {
-            if (s.moving()) {
-                return true;
-            }
+        s.launchOn(to.stream().map(ExecutorLocation::toString).toList());
+        try {
+            supervisor.ask(new Messages.Move(), Boolean.class);
+            s.detach(supervisor);
+            return true;
+        } catch (Exception e) { // it stopped by itself, or its executor is gone: its job launches it again
+            LOG.warn("{} did not confirm its move off executor {}", s.source(), executorId, e);
+            return false;
         }
-        return false;
-    }
-
-    /** Whether some receiver stored blocks no batch has taken yet. */
-    public boolean hasUnallocatedBlocks() {
-        for (TrackedReceiver s : streams()) {
-            if (s.hasUnallocated()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Sets the rate limit of one stream's receiver (backpressure); 0 means unlimited. */
@@ -294,12 +269,12 @@ public final class ReceiverTracker {
                 settings.writeAheadLog() ? new SerializableConfiguration(sc.hadoopConfiguration()) : null);
         VoidFunction<java.util.Iterator<Integer>> body = receiverTask(s.receiver(), spec);
         int attempt = 0;
-        while (!stopping && !s.finished()) {
+        while (!s.stopping() && !s.finished()) {
             sc.setJobGroup(jobGroup(s), "receiver of " + s.source(), true);
             try {
                 receiverJobInput(sc, attempt++, locations(s)).foreachPartition(body);
             } catch (RuntimeException e) {
-                if (!stopping) {
+                if (!s.stopping()) {
                     LOG.warn("The job running {} failed; relaunching it", s.source(), e);
                     post(s, "error", "the receiver's task failed, relaunching it: " + e.getMessage(), e.toString());
                 }
@@ -373,7 +348,7 @@ public final class ReceiverTracker {
     private void onAsk(Object message, RpcEndpoints.Reply reply) {
         if (message instanceof Messages.Register m) {
             TrackedReceiver s = stream(m.streamId());
-            if (stopping || s.finished()) {
+            if (s.stopping() || s.finished()) {
                 reply.reply(new Messages.Registered(false, 0, 0, clock.millis()));
                 return;
             }

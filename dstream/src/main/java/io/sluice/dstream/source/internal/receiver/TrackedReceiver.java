@@ -49,6 +49,7 @@ public final class TrackedReceiver {
     private long receivedSkipped;
     private long reconnects;
     private boolean finished;
+    private volatile boolean stopping; // the context stops it: its job is not launched again
     private String failure;
 
     TrackedReceiver(int streamId, String source, String stableId, Receiver<?> receiver, BlockFormat format,
@@ -368,6 +369,15 @@ public final class TrackedReceiver {
 
     synchronized boolean finished() {
         return finished;
+    }
+
+    /** The context asked the receiver to stop: it is not launched or registered again. */
+    void stopRequested() {
+        stopping = true;
+    }
+
+    boolean stopping() {
+        return stopping;
     }
 
     /** Why the receiver stopped for good, or null if it did not fail. */
