@@ -136,7 +136,7 @@ public final class ReceiverSource<T> implements InputSource<T> {
                 context.id(), context.rateLimit());
         t.openLog(s);
         if (!context.restoredPositions().isEmpty()) {
-            s.restore(context.restoredPositions());
+            s.blocks().restore(context.restoredPositions());
         }
         stream = s;
         // Backpressure (the rate limit is empty when it is off): the estimate after each batch goes to the receiver.
@@ -161,7 +161,7 @@ public final class ReceiverSource<T> implements InputSource<T> {
         if (failure != null) {
             throw new BadInputException(failure);
         }
-        List<ReceivedBlock> blocks = s.allocate(time);
+        List<ReceivedBlock> blocks = s.blocks().allocate(time);
         List<Long> ids = new ArrayList<>();
         List<ReceivedBlock> withData = new ArrayList<>();
         for (ReceivedBlock b : blocks) {
@@ -210,7 +210,7 @@ public final class ReceiverSource<T> implements InputSource<T> {
             removeBlocks(a.blocks());
         }
         old.clear();
-        stream().forgetUpTo(oldestKept);
+        stream().blocks().forgetUpTo(oldestKept);
         if (oldestKept.milliseconds() != Long.MAX_VALUE) {
             tracker.cleanLogs(stream(), oldestKept, grid.step());
         }
@@ -246,9 +246,9 @@ public final class ReceiverSource<T> implements InputSource<T> {
     @Override
     public Optional<String> positionAfter(Time time) {
         if (time.equals(grid.zero())) { // before the first batch: a restart that recomputes it reads from there
-            return Optional.ofNullable(stream().positionBeforeFirstBatch());
+            return Optional.ofNullable(stream().blocks().positionBeforeFirstBatch());
         }
-        return Optional.ofNullable(stream().positionAfter(time));
+        return Optional.ofNullable(stream().blocks().positionAfter(time));
     }
 
     /** After the last batch: removes the blocks of remembered batches and those no batch took. */
@@ -257,7 +257,7 @@ public final class ReceiverSource<T> implements InputSource<T> {
             return;
         }
         forgetOlderThan(new Time(Long.MAX_VALUE));
-        removeBlocks(stream.drain());
+        removeBlocks(stream.blocks().drain());
     }
 
     /**
@@ -293,7 +293,7 @@ public final class ReceiverSource<T> implements InputSource<T> {
 
         @Override
         public boolean hasPendingInput() {
-            return stream != null && stream.hasUnallocated();
+            return stream != null && stream.blocks().hasUnallocated();
         }
 
         @Override

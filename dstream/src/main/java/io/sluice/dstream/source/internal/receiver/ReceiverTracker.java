@@ -1,14 +1,14 @@
 package io.sluice.dstream.source.internal.receiver;
 
 import io.sluice.dstream.Clock;
-import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.receiver.Receiver;
-import io.sluice.dstream.scheduler.ReceiverInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.rdd.ExecutorLocation;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.Deadline;
 import io.sluice.rdd.internal.RpcEndpoints;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,43 +17,29 @@ import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import org.apache.spark.util.SerializableConfiguration;
-import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.api.java.function.VoidFunction;
-import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.SerializableConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import scala.Tuple2;
-import scala.jdk.javaapi.CollectionConverters;
-import scala.reflect.ClassTag;
-import scala.reflect.ClassTag$;
 
 /**
- * The driver's side of receiving: launches one long-running Spark job per receiver (relaunched if its task
- * fails), learns of every stored block, hands the blocks received so far to the batch being generated, passes
- * rate limits on, and stops receivers so that everything they stored is known before a graceful stop goes on.
+ * The driver's side of receiving, one per context: launches each receiver's {@link ReceiverJob}, answers its
+ * supervisor (registration, every stored block, the buffered bytes) and hears its events, passes rate limits on,
+ * moves receivers off executors, and stops them so that everything they stored is known before a graceful stop
+ * goes on. The write-ahead logs are its {@link ReceiverLogs}, what listeners hear its {@link ReceiverEvents}.
  */
 public final class ReceiverTracker {
     private static final Logger LOG = LoggerFactory.getLogger(ReceiverTracker.class);
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final JavaSparkContext sc;
-    private final Consumer<StreamingListener.Event> listeners;
     private final Clock clock;
     private final SourceSettings settings;
-    private final String checkpointDirectory; // null when the context has none
+    private final ReceiverLogs logs;
+    private final ReceiverEvents events;
     private final String name = "sluice-receiver-tracker-" + INSTANCES.incrementAndGet();
     private final List<TrackedReceiver> streams = new ArrayList<>();
     private final Map<Integer, Thread> jobs = new ConcurrentHashMap<>();
-    private final Map<Integer, String> hosts = new ConcurrentHashMap<>(); // by stream id, from its last registration
-    private final Map<Integer, ReceiverInfo> infos = new ConcurrentHashMap<>(); // by stream id: what listeners heard
-    private final java.util.concurrent.ExecutorService cleaner = java.util.concurrent.Executors.newSingleThreadExecutor(
-            r -> {
-                Thread t = new Thread(r, "sluice-receiver-log-cleaner");
-                t.setDaemon(true);
-                return t;
-            });
     /**
      * Block ids start with the registration's generation: unique in this driver, across contexts and restarts, and
      * above the generations in a stream's block log (those of earlier drivers).
@@ -68,10 +54,10 @@ public final class ReceiverTracker {
     public ReceiverTracker(JavaSparkContext sc, Consumer<StreamingListener.Event> listeners, Clock clock,
             SourceSettings settings, String checkpointDirectory) {
         this.sc = sc;
-        this.checkpointDirectory = checkpointDirectory;
-        this.listeners = listeners;
         this.clock = clock;
         this.settings = settings;
+        this.logs = new ReceiverLogs(sc, settings.writeAheadLog(), checkpointDirectory);
+        this.events = new ReceiverEvents(listeners, clock);
     }
 
     /**
@@ -93,25 +79,17 @@ public final class ReceiverTracker {
 
     /** Whether blocks are logged: received data then survives a driver crash. */
     public boolean writeAheadLog() {
-        return settings.writeAheadLog();
+        return logs.enabled();
     }
 
     /** With the write-ahead log: opens the stream's log of reported blocks (before a restore reads it). */
     public void openLog(TrackedReceiver s) {
-        if (settings.writeAheadLog() && !s.hasLog()) {
-            s.useLog(BlockMetadataLog.open(logDirectory("receivedBlockMetadata", s), sc.hadoopConfiguration()));
-        }
+        logs.open(s);
     }
 
-    private String logDirectory(String kind, TrackedReceiver s) {
-        String dir = checkpointDirectory;
-        if (dir == null) {
-            throw new IllegalStateException(SourceSettings.WRITE_AHEAD_LOG + " is set, but there is no checkpoint "
-                    + "directory for the log: call checkpoint(directory) or use StreamingContext.getOrCreate");
-        }
-        // Stable ids may hold characters a Hadoop path does not take ('#'); the id's hash keeps them apart.
-        String id = s.stableId();
-        return dir + "/" + kind + "/" + id.replaceAll("[^A-Za-z0-9_.-]", "_") + "-" + Integer.toHexString(id.hashCode());
+    /** After batches up to {@code oldestKept} were forgotten: cleans the logs ({@link ReceiverLogs#clean}). */
+    public void cleanLogs(TrackedReceiver s, Time oldestKept, Duration batchInterval) {
+        logs.clean(s, oldestKept, batchInterval);
     }
 
     /** Launches the receiver of {@code s} in a job of its own; the first launch registers the endpoint. */
@@ -122,7 +100,10 @@ public final class ReceiverTracker {
                 endpoint = RpcEndpoints.register(name, this::onMessage, this::onAsk);
             }
         }
-        Thread t = new Thread(() -> runReceiverJob(s), "sluice-receiver-job-" + s.streamId());
+        ReceiverSpec spec = new ReceiverSpec(s.streamId(), s.source(), name, ReceiverJob.storageLevel(sc, s.receiver()),
+                s.format(), settings, logs.dataDirectory(s),
+                logs.enabled() ? new SerializableConfiguration(sc.hadoopConfiguration()) : null);
+        Thread t = new Thread(new ReceiverJob(sc, s, spec, jobGroup(s), events), "sluice-receiver-job-" + s.streamId());
         t.setDaemon(true);
         jobs.put(s.streamId(), t);
         t.start();
@@ -151,7 +132,7 @@ public final class ReceiverTracker {
                 sc.cancelJobGroup(jobGroup(s));
             }
         }
-        s.closeLog();
+        s.blocks().closeLog();
         if (everyReceiverStopping()) {
             close();
         }
@@ -171,12 +152,7 @@ public final class ReceiverTracker {
             return;
         }
         RpcEndpoints.unregister(e);
-        cleaner.shutdown();
-        try {
-            cleaner.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        logs.close();
     }
 
     /**
@@ -210,114 +186,6 @@ public final class ReceiverTracker {
         }
     }
 
-    /**
-     * With the write-ahead log, after batches up to {@code oldestKept} were forgotten: drops log records no
-     * batch a restart could run again needs. A restart runs the batches after its last checkpoint again, and
-     * checkpoints are written a little after their batches complete; only what is older than a retention of
-     * ten batch intervals (at least a minute) before the oldest remembered batch goes. Runs off the scheduler's
-     * thread, at most once per half retention.
-     */
-    public void cleanLogs(TrackedReceiver s, Time oldestKept, Duration batchInterval) {
-        if (!settings.writeAheadLog() || !s.hasLog()) {
-            return;
-        }
-        Duration retention = Duration.ofMillis(Math.max(10 * batchInterval.toMillis(), 60_000));
-        Time threshold = oldestKept.minus(retention);
-        if (!s.cleaningDue(threshold, retention.dividedBy(2))) {
-            return;
-        }
-        long dataThreshold = s.oldestWriteNeededAfter(threshold);
-        Time metadataThreshold = threshold.minus(batchInterval); // a block reported then went to a batch <= threshold
-        try {
-            cleaner.execute(() -> {
-                try {
-                    s.cleanLog(metadataThreshold);
-                    if (dataThreshold >= 0) {
-                        cleanDataLogs(s, new Time(dataThreshold));
-                    }
-                } catch (Exception e) {
-                    LOG.warn("{}: cleaning its write-ahead logs failed; they are cleaned again later", s.source(), e);
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException stopped) {
-            // The receivers stopped (a graceful stop still completes its last batches): the next run cleans.
-            LOG.debug("{}: write-ahead log cleaning skipped, the receivers have stopped", s.source());
-        }
-    }
-
-    /** Every receiver incarnation's data log of the stream (the live ones write only newer records). */
-    private void cleanDataLogs(TrackedReceiver s, Time threshold) throws java.io.IOException {
-        org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(logDirectory("receivedData", s));
-        org.apache.hadoop.fs.FileSystem fs = root.getFileSystem(sc.hadoopConfiguration());
-        if (!fs.exists(root)) {
-            return;
-        }
-        for (org.apache.hadoop.fs.FileStatus dir : fs.listStatus(root)) {
-            if (dir.isDirectory()) {
-                try (var log = io.sluice.recovery.internal.wal.FileWriteAheadLog.open(dir.getPath().toString(),
-                        sc.hadoopConfiguration())) {
-                    log.clean(threshold);
-                }
-            }
-        }
-    }
-
-    private void runReceiverJob(TrackedReceiver s) {
-        ReceiverSpec spec = new ReceiverSpec(s.streamId(), s.source(), name, storageLevel(s.receiver()),
-                s.format(), settings,
-                settings.writeAheadLog() ? logDirectory("receivedData", s) : null,
-                settings.writeAheadLog() ? new SerializableConfiguration(sc.hadoopConfiguration()) : null);
-        VoidFunction<java.util.Iterator<Integer>> body = receiverTask(s.receiver(), spec);
-        int attempt = 0;
-        while (!s.stopping() && !s.finished()) {
-            sc.setJobGroup(jobGroup(s), "receiver of " + s.source(), true);
-            try {
-                receiverJobInput(sc, attempt++, locations(s)).foreachPartition(body);
-            } catch (RuntimeException e) {
-                if (!s.stopping()) {
-                    LOG.warn("The job running {} failed; relaunching it", s.source(), e);
-                    post(s, "error", "the receiver's task failed, relaunching it: " + e.getMessage(), e.toString());
-                }
-            }
-        }
-    }
-
-    /** Where the receiver's next launch should run: where it moved to, else its own preferred host, else anywhere. */
-    static List<String> locations(TrackedReceiver s) {
-        List<String> moved = s.launchOn();
-        return !moved.isEmpty() ? moved : s.receiver().preferredLocation().map(List::of).orElse(List.of());
-    }
-
-    /**
-     * The one-partition RDD a receiver's task runs over: it carries the receiver's preferred locations (hosts, or
-     * executors as {@code executor_<host>_<id>}), so Spark's scheduler places the task there when it can (after
-     * its locality wait, anywhere), as Spark Streaming does.
-     */
-    static JavaRDD<Integer> receiverJobInput(JavaSparkContext sc, int attempt, List<String> locations) {
-        scala.collection.immutable.Seq<Tuple2<Integer, scala.collection.immutable.Seq<String>>> slices =
-                CollectionConverters.asScala(List.of(new Tuple2<>(attempt,
-                        CollectionConverters.asScala(locations).toSeq()))).toSeq();
-        ClassTag<Integer> tag = ClassTag$.MODULE$.apply(Integer.class);
-        return new JavaRDD<>(sc.sc().makeRDD(slices, tag), tag);
-    }
-
-    /** Built in a static method so the task captures only the receiver and its spec. */
-    private static <T> VoidFunction<java.util.Iterator<Integer>> receiverTask(Receiver<T> receiver, ReceiverSpec spec) {
-        return ignored -> ReceiverSupervisor.run(receiver, spec);
-    }
-
-    /**
-     * A local master has a single block manager, so a replicated level could only warn on every block: keep one
-     * copy there. On a cluster the receiver's level stands.
-     */
-    private StorageLevel storageLevel(Receiver<?> receiver) {
-        StorageLevel level = receiver.storageLevel();
-        if (sc.isLocal() && level.replication() > 1) {
-            return StorageLevel.apply(level.useDisk(), level.useMemory(), level.useOffHeap(), level.deserialized(), 1);
-        }
-        return level;
-    }
-
     private String jobGroup(TrackedReceiver s) {
         return name + "-stream-" + s.streamId();
     }
@@ -336,12 +204,12 @@ public final class ReceiverTracker {
             } else if (m.kind().equals("stopped")) {
                 s.finish(null);
             }
-            post(s, m.kind(), m.message(), m.error());
+            events.post(s, m.kind(), m.message(), m.error());
         } else if (message instanceof Messages.Failed m) {
             TrackedReceiver s = stream(m.streamId());
             s.finish(m.message());
             LOG.error("{} stopped: {}", s.source(), m.message());
-            post(s, "error", m.message(), m.error());
+            events.post(s, "error", m.message(), m.error());
         }
     }
 
@@ -353,10 +221,10 @@ public final class ReceiverTracker {
                 return;
             }
             s.supervisor(m.supervisor(), m.executorId());
-            hosts.put(m.streamId(), m.host());
+            events.registered(m.streamId(), m.host());
             // Above the logged blocks' generations too: a restarted driver's counter starts again, and a batch run
             // again reads its logged blocks by id from the block manager before the log.
-            int generation = GENERATIONS.updateAndGet(g -> Math.max(g, s.newestLoggedGeneration()) + 1);
+            int generation = GENERATIONS.updateAndGet(g -> Math.max(g, s.blocks().newestLoggedGeneration()) + 1);
             reply.reply(new Messages.Registered(true, generation, s.rate(), clock.millis()));
         } else if (message instanceof Messages.AddBlock m) {
             try {
@@ -364,7 +232,7 @@ public final class ReceiverTracker {
                 TrackedReceiver s = stream(m.streamId());
                 s.add(m, new Time(now));
                 reply.reply(new Messages.Ack(now, s.bufferedBytes()));
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 reply.fail(new IllegalStateException("the driver could not log block " + m.uniqueId()
                         + " of " + stream(m.streamId()).source() + ": " + e, e));
             }
@@ -375,32 +243,7 @@ public final class ReceiverTracker {
         }
     }
 
-    /** {@code error}: the reported error's stack trace, or empty. */
-    private void post(TrackedReceiver s, String kind, String message, String error) {
-        long now = clock.millis();
-        ReceiverInfo info = infos.compute(s.streamId(), (id, before) -> next(s, before, kind, message, error, now));
-        listeners.accept(new StreamingListener.ReceiverEvent(s.source(), kind, message, now, info));
-    }
-
-    /** The receiver's state after an event, from its state before (null before its first event). */
-    private ReceiverInfo next(TrackedReceiver s, ReceiverInfo before, String kind, String message, String error,
-            long now) {
-        String executor = s.executorId() != null ? s.executorId() : before == null ? "" : before.executorId();
-        String host = hosts.getOrDefault(s.streamId(), "");
-        boolean active = switch (kind) {
-            case "started", "reconnected" -> true;
-            case "stopped", "moving" -> false;
-            default -> before != null && before.active() && !s.finished();
-        };
-        if (kind.equals("error")) {
-            return new ReceiverInfo(s.streamId(), s.source(), active, host, executor, message, error, now);
-        }
-        return before == null ? new ReceiverInfo(s.streamId(), s.source(), active, host, executor, "", "", -1)
-                : new ReceiverInfo(s.streamId(), s.source(), active, host, executor, before.lastErrorMessage(),
-                        before.lastError(), before.lastErrorTime());
-    }
-
-    /** For diagnostics: the batch a block was allocated to is decided by {@link TrackedReceiver#allocate(Time)}. */
+    /** The tracker's name: its RPC endpoint's, which the supervisors find it by. */
     @Override
     public String toString() {
         return name;
