@@ -1,6 +1,7 @@
 package io.sluice.dstream;
 
 import io.sluice.dstream.internal.GraphDescription;
+import io.sluice.dstream.internal.InputReceivers;
 import io.sluice.dstream.internal.InputOperator;
 import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Operator;
@@ -17,7 +18,6 @@ import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.dstream.internal.scheduler.ListenerBus;
 import io.sluice.dstream.internal.ui.StreamingUi;
 import io.sluice.dstream.scheduler.StreamingListener;
-import io.sluice.dstream.source.internal.Sources;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.CachedBlocks;
 import io.sluice.rdd.internal.Deadline;
@@ -52,7 +52,6 @@ final class ContextLifecycle {
     private final GraphDescription description;
     private final ListenerBus listeners;
     private final ContextSettings settings;
-    private final Sources sources;
     private final Object lock = new Object(); // start and stop
     // Waiting for termination and reporting errors use their own monitor: stop() holds the lifecycle lock
     // while it waits for the scheduler, whose event loop reports errors; sharing one lock would stall both.
@@ -61,6 +60,7 @@ final class ContextLifecycle {
     private volatile Throwable error;
     private volatile Recovery recovery;
     private volatile StreamGraph graph; // built at start
+    private volatile InputReceivers receivers; // the graph's, from start on
     private BatchScheduler scheduler;
     private ShutdownHook shutdownHook;
     private volatile boolean stoppingFromHook;
@@ -70,13 +70,12 @@ final class ContextLifecycle {
     private final List<InputSource<?>> inputs = new CopyOnWriteArrayList<>();
 
     ContextLifecycle(StreamingContext context, GraphDescription description, ListenerBus listeners,
-            ContextSettings settings, Sources sources) {
+            ContextSettings settings) {
         this.context = context;
         this.sc = context.sparkContext();
         this.description = description;
         this.listeners = listeners;
         this.settings = settings;
-        this.sources = sources;
         listeners.add(new StreamingListener() {
             @Override
             public void onBatchCompleted(BatchCompleted event) {
@@ -248,7 +247,8 @@ final class ContextLifecycle {
                 }
                 Recovery.Start start = recovery.start(sc, description, new Time(clock.millis()), settings.recovery());
                 graph = start.graph(); // its sources started
-                sources.start();
+                receivers = InputReceivers.of(graph);
+                receivers.start();
                 Recovery r = recovery;
                 ui = StreamingUi.start(graph, listeners, clock, settings.uiRetainedBatches(), r::lastCheckpointed);
                 observers.addAll(start.observers());
@@ -258,7 +258,7 @@ final class ContextLifecycle {
                 if (autoscaling != null) {
                     listeners.add(new Autoscaler(autoscaling, new SparkExecutorAllocation(sc.sc()),
                             new GraphStatefulOperators(graph), clock::millis, context.batchInterval().toMillis(),
-                            Receivers.of(sources), settings.executorInstances()));
+                            Receivers.of(receivers), settings.executorInstances()));
                 }
                 scheduler.start(start.rerun(), start.firstTimerBatch(), stepped);
                 this.stepped = stepped;
@@ -293,12 +293,12 @@ final class ContextLifecycle {
                 // Receivers first: once they stopped, everything they stored is known, and a graceful stop
                 // runs one more batch for it if needed, so nothing received is lost.
                 Duration timeout = settings.gracefulStopTimeout();
-                sources.stopReceiving(gracefully ? timeout : Duration.ofSeconds(2), gracefully);
+                receivers.stop(gracefully ? timeout : Duration.ofSeconds(2), gracefully);
                 for (InputOperator<?> input : graph.inputs()) {
                     input.stop(gracefully);
                 }
-                scheduler.stop(gracefully, timeout, sources::hasPendingInput);
-                sources.release();
+                scheduler.stop(gracefully, timeout, receivers::hasPendingInput);
+                receivers.release();
                 graph.release();
                 if (shutdownHook != null && !stoppingFromHook) {
                     shutdownHook.remove();

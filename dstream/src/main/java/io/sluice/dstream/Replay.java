@@ -1,8 +1,6 @@
 package io.sluice.dstream;
 
-import io.sluice.dstream.source.internal.replay.BatchDirectoriesSource;
-import io.sluice.dstream.source.internal.replay.TimestampColumn;
-import io.sluice.dstream.source.internal.replay.TimestampedTextSource;
+import io.sluice.dstream.source.internal.Sources;
 import java.time.Duration;
 import org.apache.spark.api.java.function.Function;
 
@@ -33,7 +31,7 @@ public final class Replay {
     public static DStream<String> textFiles(StreamingContext context, String path, Function<String, Long> timestamp,
             Duration lateness) {
         return context.fromSource("replayTextFiles",
-                new TimestampedTextSource(path, timestamp, context.batchInterval(), lateness));
+                Sources.replayTextFiles(path, timestamp, context.batchInterval(), lateness));
     }
 
     /**
@@ -42,7 +40,8 @@ public final class Replay {
      * text files. A directory between two batch times goes to the batch after it.
      */
     public static DStream<String> batchDirectories(StreamingContext context, String root) {
-        return context.fromSource("replayBatchDirectories", new BatchDirectoriesSource(root, context.batchInterval()));
+        return context.fromSource("replayBatchDirectories",
+                Sources.replayBatchDirectories(root, context.batchInterval()));
     }
 
     /**
@@ -52,6 +51,6 @@ public final class Replay {
      * java.time.format.DateTimeFormatter} pattern, in UTC (e.g. {@code yyyy-MM-dd HH:mm:ss.SSS}).
      */
     public static Function<String, Long> timestampColumn(int index, String separator, String format) {
-        return new TimestampColumn(index, separator, format);
+        return Sources.timestampColumn(index, separator, format);
     }
 }

@@ -27,6 +27,24 @@ public final class Settings {
      */
     public static final String REPLAY_GROUP_BATCHES = "sluice.replay.groupBatches";
 
+    /**
+     * Backpressure (default false; else Spark Streaming's {@code spark.streaming.backpressure.enabled}): a PID
+     * estimator follows each source's records and the batches' delays and sets the rate the source keeps to
+     * ({@code SourceContext.rateLimit()}). The {@code BACKPRESSURE_*} keys below fall back to Spark Streaming's
+     * {@code spark.streaming.backpressure.*} keys of the same name.
+     */
+    public static final String BACKPRESSURE_ENABLED = "sluice.backpressure.enabled";
+    /** The rate (records/s) a source keeps to until the first estimate; default 0: none. */
+    public static final String BACKPRESSURE_INITIAL_RATE = "sluice.backpressure.initialRate";
+    /** The PID estimator's proportional gain (default 1.0). */
+    public static final String BACKPRESSURE_PID_PROPORTIONAL = "sluice.backpressure.pid.proportional";
+    /** The PID estimator's integral gain (default 0.2). */
+    public static final String BACKPRESSURE_PID_INTEGRAL = "sluice.backpressure.pid.integral";
+    /** The PID estimator's derivative gain (default 0.0). */
+    public static final String BACKPRESSURE_PID_DERIVED = "sluice.backpressure.pid.derived";
+    /** The lowest rate (records/s) the estimator sets (default 100). */
+    public static final String BACKPRESSURE_PID_MIN_RATE = "sluice.backpressure.pid.minRate";
+
     /** Completed batches the Streaming page and the run report keep (default 1000, else Spark Streaming's key). */
     public static final String UI_RETAINED_BATCHES = "sluice.ui.retainedBatches";
     /** A file the run report is written to when the context stops (default: none). */

@@ -6,20 +6,11 @@ import io.sluice.dstream.internal.SourceOperator;
 import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Rdds;
-import io.sluice.dstream.source.internal.GeneratorSource;
 import io.sluice.dstream.internal.scheduler.ListenerBus;
-import io.sluice.dstream.source.internal.QueueSource;
-import io.sluice.dstream.source.internal.RateSource;
-import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.source.internal.Sources;
-import io.sluice.dstream.source.internal.file.FileSource;
-import io.sluice.dstream.source.internal.file.HadoopFiles;
-import io.sluice.dstream.source.internal.file.TextFiles;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.InputFormat;
-import io.sluice.dstream.source.internal.receiver.RawSocketReceiver;
-import io.sluice.dstream.source.internal.receiver.SocketReceiver;
 import io.sluice.dstream.receiver.Receiver;
 import java.io.InputStream;
 import org.apache.spark.storage.StorageLevel;
@@ -72,8 +63,8 @@ public final class StreamingContext {
         this.description = new GraphDescription(batchInterval);
         this.listeners = new ListenerBus(sc.appName());
         this.settings = new ContextSettings(sc, batchInterval);
-        this.sources = new Sources(listeners::post);
-        this.lifecycle = new ContextLifecycle(this, description, listeners, settings, sources);
+        this.sources = new Sources(sc, listeners::post);
+        this.lifecycle = new ContextLifecycle(this, description, listeners, settings);
     }
 
     public static StreamingContextBuilder builder() {
@@ -107,12 +98,12 @@ public final class StreamingContext {
     }
 
     public <T> DStream<T> queueStream(Queue<JavaRDD<T>> queue, boolean oneAtATime) {
-        return fromSource("queueStream", new QueueSource<>(queue, oneAtATime, null));
+        return fromSource("queueStream", sources.queue(queue, oneAtATime, null));
     }
 
     /** As {@link #queueStream(Queue, boolean)}; an empty queue gives {@code defaultRDD}. */
     public <T> DStream<T> queueStream(Queue<JavaRDD<T>> queue, boolean oneAtATime, JavaRDD<T> defaultRDD) {
-        return fromSource("queueStream", new QueueSource<>(queue, oneAtATime, defaultRDD));
+        return fromSource("queueStream", sources.queue(queue, oneAtATime, defaultRDD));
     }
 
     /**
@@ -124,7 +115,7 @@ public final class StreamingContext {
     }
 
     public DStream<String> generatorStream(long recordsPerBatch, int keys, long seed, int partitions) {
-        return fromSource("generatorStream", new GeneratorSource(recordsPerBatch, keys, seed, partitions));
+        return fromSource("generatorStream", sources.generator(recordsPerBatch, keys, seed, partitions));
     }
 
     /** Lines of UTF-8 text from a TCP server, stored at {@code MEMORY_AND_DISK_SER_2}; see {@link #socketStream}. */
@@ -135,15 +126,13 @@ public final class StreamingContext {
     /**
      * Lines of UTF-8 text from a TCP server, received by a receiver on an executor. When the server goes away
      * the receiver reconnects with backoff, reporting each reconnect as a receiver event. Lines that are not
-     * UTF-8, longer than {@value SourceSettings#MAX_LINE_LENGTH}, or cut off by the server closing mid-line are
+     * UTF-8, longer than {@code sluice.input.maxLineLength} (1 MiB), or cut off by the server closing mid-line are
      * kept repaired as Spark Streaming reads them (U+FFFD for malformed bytes) and counted in the batch's repaired
-     * records ({@value SourceSettings#BAD_RECORDS}=replace, the default); {@code skip} drops and counts them,
+     * records ({@code sluice.input.badRecords}=replace, the default); {@code skip} drops and counts them,
      * {@code fail} fails the batch naming the source and the line.
      */
     public DStream<String> socketTextStream(String host, int port, StorageLevel storageLevel) {
-        SocketReceiver.checkPort(port);
-        return fromSource("socketTextStream", sources.lines(s -> SocketReceiver.lines(host, port, storageLevel,
-                s.maxLineLength(), s.badRecords(), (int) s.connectTimeout().toMillis()), host + ":" + port));
+        return fromSource("socketTextStream", sources.socketLines(host, port, storageLevel));
     }
 
     /**
@@ -152,9 +141,7 @@ public final class StreamingContext {
      */
     public <T> DStream<T> socketStream(String host, int port, Function<InputStream, Iterable<T>> converter,
             StorageLevel storageLevel) {
-        SocketReceiver.checkPort(port);
-        return fromSource("socketStream", sources.receiver(s -> SocketReceiver.converting(host, port, converter,
-                storageLevel, (int) s.connectTimeout().toMillis()), host + ":" + port));
+        return fromSource("socketStream", sources.socket(host, port, converter, storageLevel));
     }
 
     /** As {@link #rawSocketStream(String, int, StorageLevel)}, stored at {@code MEMORY_AND_DISK_SER_2}. */
@@ -171,9 +158,7 @@ public final class StreamingContext {
      * #socketTextStream} does.
      */
     public <T> DStream<T> rawSocketStream(String host, int port, StorageLevel storageLevel) {
-        SocketReceiver.checkPort(port);
-        return fromSource("rawSocketStream", sources.<T>serialized(s -> new RawSocketReceiver(host, port,
-                storageLevel, (int) s.connectTimeout().toMillis()), host + ":" + port));
+        return fromSource("rawSocketStream", sources.<T>rawSocket(host, port, storageLevel));
     }
 
     /**
@@ -181,16 +166,15 @@ public final class StreamingContext {
      * each file read once, also across driver restarts (the files taken are saved in the checkpoint). Only files
      * newer than the start are read, each in the batch in which it appears (the first at or after its modification
      * time), as Spark Streaming reads them: move or rename complete files into the directory. For files written in
-     * place, {@value SourceSettings#MIN_FILE_AGE} waits until a file has stopped changing; names of files in
-     * progress (hidden, {@code _COPYING_}, {@code .tmp}) are ignored. Lines are UTF-8 of at most {@value
-     * SourceSettings#MAX_LINE_LENGTH} bytes: by default ({@value SourceSettings#BAD_RECORDS}=replace) other lines
+     * place, {@code sluice.input.fileStream.minFileAge} waits until a file has stopped changing; names of files in
+     * progress (hidden, {@code _COPYING_}, {@code .tmp}) are ignored. Lines are UTF-8 of at most {@code
+     * sluice.input.maxLineLength} bytes: by default ({@code sluice.input.badRecords}=replace) other lines
      * are kept repaired (U+FFFD, as Spark Streaming reads them; a long line cut) and counted; {@code skip} drops
      * and counts them, {@code fail} fails the batch. A file that disappears before it is read is skipped, or
      * under {@code fail} fails the batch.
      */
     public DStream<String> textFileStream(String directory) {
-        return fromSource("textFileStream", new FileSource<>("textFileStream", directory, null, true,
-                s -> new TextFiles(sc, s)));
+        return fromSource("textFileStream", sources.textFiles(directory));
     }
 
     /** Files that appear in {@code directory}, read with a Hadoop input format; only new files, no filter. */
@@ -212,14 +196,14 @@ public final class StreamingContext {
     public <K, V, F extends InputFormat<K, V>> PairDStream<K, V> fileStream(String directory, Class<K> keyClass,
             Class<V> valueClass, Class<F> formatClass, Function<Path, Boolean> filter, boolean newFilesOnly,
             Configuration conf) {
-        DStream<Tuple2<K, V>> files = fromSource("fileStream", new FileSource<>("fileStream", directory, filter,
-                newFilesOnly, s -> new HadoopFiles<>(sc, keyClass, valueClass, formatClass, conf)));
+        DStream<Tuple2<K, V>> files = fromSource("fileStream", sources.files(directory, keyClass, valueClass,
+                formatClass, filter, newFilesOnly, conf));
         return new PairDStream<>(this, files.node());
     }
 
     /** A stream of what a user-defined {@link Receiver} stores, run on an executor. */
     public <T> DStream<T> receiverStream(Receiver<T> receiver) {
-        return fromSource("receiverStream", sources.receiver(receiver, ""));
+        return fromSource("receiverStream", sources.receiver(receiver));
     }
 
     /**
@@ -227,7 +211,7 @@ public final class StreamingContext {
      * records. With backpressure on, the rate follows the rate controller, never above {@code recordsPerSecond}.
      */
     public DStream<String> rateStream(long recordsPerSecond, int keys, long seed) {
-        return fromSource("rateStream", new RateSource(recordsPerSecond, keys, seed, sc.defaultParallelism()));
+        return fromSource("rateStream", sources.rate(recordsPerSecond, keys, seed, sc.defaultParallelism()));
     }
 
     /**

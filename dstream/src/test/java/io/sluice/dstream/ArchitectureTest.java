@@ -1,6 +1,7 @@
 package io.sluice.dstream;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -20,6 +21,7 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import io.sluice.dstream.source.internal.Sources;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -90,6 +92,22 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("io.sluice.dstream.source..")
                 .should().dependOnClassesThat().resideInAPackage("io.sluice.dstream.internal..")
                 .because("every source, built-in or the user's, plugs in through the public source SPI")
+                .check(classes);
+    }
+
+    /**
+     * The engine talks to sources only through the SPI ({@code InputSource}, its {@code Receiving}): no class of
+     * dstream outside the source packages names a source's internals, except {@code Sources}, the one factory the
+     * context's stream methods ({@code StreamingContext}, {@code Replay}) make the built-in sources with.
+     */
+    @Test
+    void theEngineReachesSourcesOnlyThroughTheSpi() {
+        noClasses().that().resideInAPackage("io.sluice.dstream..")
+                .and().resideOutsideOfPackage("io.sluice.dstream.source..")
+                .should().dependOnClassesThat(resideInAPackage("io.sluice.dstream.source.internal..")
+                        .and(not(equivalentTo(Sources.class))))
+                .because("the source SPI is the only seam between the engine and the sources; "
+                        + "source.internal.Sources is the one factory of the built-in sources")
                 .check(classes);
     }
 

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.testkit.ManualClock;
-import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.testkit.SharedSpark;
 import io.sluice.testkit.SlowSink;
@@ -44,7 +43,7 @@ class BackpressureTest {
     private static List<BatchInfo> run(boolean backpressure) throws Exception {
         ManualClock clock = new ManualClock();
         StreamingContext ssc = StreamingContext.create(SharedSpark.context(), Duration.ofMillis(INTERVAL), clock);
-        ssc.conf(SourceSettings.BACKPRESSURE, String.valueOf(backpressure));
+        ssc.conf(Settings.BACKPRESSURE_ENABLED, String.valueOf(backpressure));
         SlowSink sink = new SlowSink(clock, Duration.ofMillis(INTERVAL), BATCHES);
         ssc.rateStream(OFFERED_RATE, 100, 7).foreachRDD((rdd, time) -> {
             long cost = time.milliseconds() >= SLOWDOWN_AT ? SLOW_NANOS_PER_RECORD : FAST_NANOS_PER_RECORD;

@@ -2,7 +2,7 @@ package io.sluice.dstream;
 
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
-import io.sluice.dstream.source.internal.receiver.ReceiverStream;
+import io.sluice.dstream.source.internal.receiver.TrackedReceiver;
 import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.BlockStore;
@@ -61,7 +61,7 @@ public final class OverloadApp {
             }
         });
         ssc.start();
-        ReceiverStream receiver = SourcesTesting.receiverOf(text);
+        TrackedReceiver receiver = SourcesTesting.receiverOf(text);
         long bound = BlockStore.storageMemory() / 2; // the default of sluice.receiver.maxBufferedBytes
         System.out.println("started");
         BatchGrid grid = BatchGrid.startingAt(new Time(clock.millis()), interval);

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.source.internal.SourceSettings;
-import io.sluice.dstream.source.internal.receiver.ReceiverStream;
+import io.sluice.dstream.source.internal.receiver.TrackedReceiver;
 import io.sluice.dstream.testing.LineServer;
 import io.sluice.testkit.Collected;
 import io.sluice.testkit.StreamTester;
@@ -55,7 +55,7 @@ class ReceiverBufferBoundTest {
                     throw new java.io.UncheckedIOException(e);
                 }
             });
-            ReceiverStream stream = receiverOf(lines);
+            TrackedReceiver stream = receiverOf(lines);
             // No batch runs: the receiver passes its bound and pauses, asking the driver every block interval
             assertTrue(stream.awaitBufferedAsks(5, SourcesTesting.WAIT), "the receiver paused");
             long bufferedWhilePaused = stream.bufferedBytes();

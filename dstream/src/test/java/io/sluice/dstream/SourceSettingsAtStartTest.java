@@ -47,7 +47,7 @@ class SourceSettingsAtStartTest {
     void aRateStreamUsesBackpressureSetAfterItWasCreated() {
         try (StreamTester t = new StreamTester()) {
             Collected<String> out = t.collect(t.context().rateStream(1000, 3, 7L));
-            t.context().conf(SourceSettings.BACKPRESSURE, "true").conf(SourceSettings.INITIAL_RATE, "5");
+            t.context().conf(Settings.BACKPRESSURE_ENABLED, "true").conf(Settings.BACKPRESSURE_INITIAL_RATE, "5");
             BatchInfo first = t.runBatches(1).get(0);
             assertEquals(5, first.numRecords(), "the first batch holds the initial rate × 1 s");
             assertEquals(5, out.batches().get(0).size());

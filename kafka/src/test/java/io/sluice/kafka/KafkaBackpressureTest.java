@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.scheduler.BatchInfo;
-import io.sluice.dstream.source.internal.rate.PidRateEstimator;
+import io.sluice.dstream.internal.rate.PidRateEstimator;
 import io.sluice.testkit.ManualClock;
 import io.sluice.testkit.SharedSpark;
 import io.sluice.testkit.SlowSink;

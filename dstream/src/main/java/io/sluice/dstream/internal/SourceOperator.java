@@ -5,8 +5,8 @@ import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.dstream.source.BatchReport;
 import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.source.SourceContext;
-import io.sluice.dstream.source.internal.SourceSettings;
-import io.sluice.dstream.source.internal.rate.RateController;
+import io.sluice.dstream.internal.rate.RateController;
+import io.sluice.dstream.internal.rate.RateSettings;
 import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import java.util.Collections;
@@ -59,8 +59,8 @@ public final class SourceOperator<T> extends InputOperator<T> {
 
     @Override
     public void start() {
-        SourceSettings settings = SourceSettings.from(environment.settings());
-        if (settings.backpressure()) {
+        RateSettings settings = RateSettings.from(environment.settings());
+        if (settings.enabled()) {
             RateController controller = new RateController(describe(), slide().toMillis(), settings);
             environment.listeners().accept(controller); // before the source's listeners and the user's
             rateController = controller;

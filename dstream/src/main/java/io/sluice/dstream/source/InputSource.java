@@ -15,7 +15,8 @@ import org.apache.spark.api.java.JavaSparkContext;
  * <p>The engine calls these methods on the driver: {@link #start} once before the first batch, {@link #compute}
  * once per batch time in time order (again for a batch run again after a restart), then {@link #report} and
  * {@link #positionAfter} for that batch, and {@link #stop} once. A source that receives data continuously
- * (a receiver) is a source too; users write those as a {@code Receiver}.
+ * (a receiver) is a source too; users write those as a {@code Receiver}, and the built-in receiver source
+ * exposes its receiving through {@link #receiving()}.
  */
 public interface InputSource<T> {
     /** Called once when the context starts, before the first batch; {@code context} stays valid until stop. */
@@ -72,6 +73,15 @@ public interface InputSource<T> {
 
     /** Called when no batch before {@code oldestKept} can be asked for again; per-batch metadata may go. */
     default void forgetOlderThan(Time oldestKept) {
+    }
+
+    /**
+     * For a source that receives continuously on executors: what the engine controls of its receiving (launch,
+     * stop, pending input, placement). Empty (the default) for sources that read their input when a batch asks.
+     * Asked after {@link #start}.
+     */
+    default Optional<Receiving> receiving() {
+        return Optional.empty();
     }
 
     /** Called once when the context stops; {@code gracefully}: hand over what was received first. */

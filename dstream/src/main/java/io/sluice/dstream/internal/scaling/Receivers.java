@@ -1,13 +1,13 @@
 package io.sluice.dstream.internal.scaling;
 
-import io.sluice.dstream.source.internal.Sources;
+import io.sluice.dstream.internal.InputReceivers;
 import io.sluice.rdd.ExecutorLocation;
 import java.util.List;
 import java.util.Set;
 
 /**
- * What the autoscaler asks of a context's receivers: the seam to the receiver tracker (tests give an in-memory
- * one).
+ * What the autoscaler asks of a context's receivers: the seam to their sources' receiving (tests give an
+ * in-memory one).
  */
 public interface Receivers {
     /** How many receivers the context runs. */
@@ -26,26 +26,26 @@ public interface Receivers {
     int moveReceiversOff(String executorId, List<ExecutorLocation> to);
 
     /** The receivers of a context's sources. */
-    static Receivers of(Sources sources) {
+    static Receivers of(InputReceivers sources) {
         return new Receivers() {
             @Override
             public int receivers() {
-                return sources.receivers();
+                return sources.count();
             }
 
             @Override
             public Set<String> receiverExecutors() {
-                return sources.receiverExecutors();
+                return sources.executors();
             }
 
             @Override
             public boolean receiversMoving() {
-                return sources.receiversMoving();
+                return sources.moving();
             }
 
             @Override
             public int moveReceiversOff(String executorId, List<ExecutorLocation> to) {
-                return sources.moveReceiversOff(executorId, to);
+                return sources.moveOff(executorId, to);
             }
         };
     }

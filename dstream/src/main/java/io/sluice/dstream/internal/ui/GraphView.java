@@ -6,7 +6,7 @@ import io.sluice.dstream.internal.OutputOperation;
 import io.sluice.dstream.internal.SourceOperator;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.state.StatefulOperator;
-import io.sluice.dstream.source.internal.receiver.ReceiverSource;
+import io.sluice.dstream.source.Receiving;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -62,9 +62,7 @@ public final class GraphView {
             SourceOperator<?> limited = null;
             if (input instanceof SourceOperator<?> s) {
                 limited = s;
-                if (s.source() instanceof ReceiverSource<?> r) {
-                    receiver = r.stream().source();
-                }
+                receiver = s.source().receiving().map(Receiving::receiverName).orElse(null);
             }
             sources.add(new SourceView(name, input.stableId(), input.kind(), receiver, limited));
         }

@@ -3,9 +3,10 @@ package io.sluice.dstream.source.internal;
 import io.sluice.dstream.source.BatchReport;
 import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.source.SourceContext;
-import io.sluice.dstream.source.internal.rate.BatchCounts;
 import io.sluice.rdd.Time;
+import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.spark.api.java.JavaRDD;
 
 /**
@@ -20,7 +21,8 @@ public final class RateSource implements InputSource<String> {
     private final int keys;
     private final long seed;
     private final int partitions;
-    private final BatchCounts counts = new BatchCounts();
+    /** The records of each batch computed and not yet forgotten, for its report. */
+    private final NavigableMap<Time, Long> counts = new ConcurrentSkipListMap<>();
     private volatile SourceContext context;
 
     public RateSource(long recordsPerSecond, int keys, long seed, int partitions) {
@@ -52,7 +54,12 @@ public final class RateSource implements InputSource<String> {
 
     @Override
     public BatchReport report(Time time) {
-        long n = counts.get(time);
-        return n < 0 ? BatchReport.NONE : new BatchReport(n, 0);
+        Long n = counts.get(time);
+        return n == null ? BatchReport.NONE : new BatchReport(n, 0);
+    }
+
+    @Override
+    public void forgetOlderThan(Time oldestKept) {
+        counts.headMap(oldestKept).clear();
     }
 }

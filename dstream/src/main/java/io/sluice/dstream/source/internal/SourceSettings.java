@@ -7,14 +7,13 @@ import java.util.function.Function;
 import org.apache.spark.network.util.JavaUtils;
 
 /**
- * The settings of sources, receivers and rate control, read by each built-in source when the context starts
- * it. Each Sluice key falls back to the Spark Streaming key of the same meaning, so a job moved from Spark
- * Streaming keeps its configuration. Serializable: receivers carry it to the executors.
+ * The settings of sources and receivers, read by each built-in source when the context starts it (backpressure
+ * is the engine's: {@code Settings.BACKPRESSURE_*}). Each Sluice key falls back to the Spark Streaming key of the
+ * same meaning, so a job moved from Spark Streaming keeps its configuration. Serializable: receivers carry it to
+ * the executors.
  *
  * @param blockInterval how often a receiver cuts what it stored into a block (Spark: 200 ms)
  * @param receiverMaxRate records per second one receiver may store; 0 means unlimited
- * @param backpressure whether a PID estimator sets each source's rate from the last batches' delays
- * @param initialRate the rate a source starts at when backpressure is on; 0 means its maximum
  * @param badRecords what a source does with a record it cannot read as it is: repair, skip or fail
  * @param maxLineLength the longest line (in bytes) a line-based source accepts
  * @param restartDelay the first wait before a receiver restarts (reconnects); doubles up to maxRestartDelay
@@ -27,20 +26,13 @@ import org.apache.spark.network.util.JavaUtils;
  * @param maxBufferedBytes stored bytes of a receiver's blocks no completed batch has taken yet, above which
  *     it stops reading until batches catch up; -1 means half the executor's storage memory
  */
-public record SourceSettings(Duration blockInterval, long receiverMaxRate, boolean backpressure, long initialRate,
-        double proportional, double integral, double derivative, double minRate, BadRecordPolicy badRecords,
+public record SourceSettings(Duration blockInterval, long receiverMaxRate, BadRecordPolicy badRecords,
         int maxLineLength, Duration restartDelay, Duration maxRestartDelay, Duration connectTimeout,
         boolean writeAheadLog, int blockQueueSize, long minFileAgeMillis, long maxBufferedBytes)
         implements Serializable {
 
     public static final String BLOCK_INTERVAL = "sluice.receiver.blockInterval";
     public static final String RECEIVER_MAX_RATE = "sluice.receiver.maxRate";
-    public static final String BACKPRESSURE = "sluice.backpressure.enabled";
-    public static final String INITIAL_RATE = "sluice.backpressure.initialRate";
-    public static final String PID_PROPORTIONAL = "sluice.backpressure.pid.proportional";
-    public static final String PID_INTEGRAL = "sluice.backpressure.pid.integral";
-    public static final String PID_DERIVATIVE = "sluice.backpressure.pid.derived";
-    public static final String PID_MIN_RATE = "sluice.backpressure.pid.minRate";
     public static final String BAD_RECORDS = "sluice.input.badRecords";
     public static final String MAX_LINE_LENGTH = "sluice.input.maxLineLength";
     public static final String RESTART_DELAY = "sluice.receiver.restartDelay";
@@ -69,14 +61,8 @@ public record SourceSettings(Duration blockInterval, long receiverMaxRate, boole
         if (blockInterval.toMillis() <= 0) {
             throw new IllegalArgumentException(BLOCK_INTERVAL + " must be positive, was " + blockInterval);
         }
-        if (receiverMaxRate < 0 || initialRate < 0 || minRate <= 0) {
-            throw new IllegalArgumentException("rates must not be negative (" + RECEIVER_MAX_RATE + "="
-                    + receiverMaxRate + ", " + INITIAL_RATE + "=" + initialRate + ") and " + PID_MIN_RATE
-                    + " must be positive (was " + minRate + ")");
-        }
-        if (proportional < 0 || integral < 0 || derivative < 0) {
-            throw new IllegalArgumentException("PID gains must not be negative: " + proportional + ", " + integral
-                    + ", " + derivative);
+        if (receiverMaxRate < 0) {
+            throw new IllegalArgumentException(RECEIVER_MAX_RATE + " must not be negative, was " + receiverMaxRate);
         }
         if (maxLineLength < 1 || blockQueueSize < 1) {
             throw new IllegalArgumentException(MAX_LINE_LENGTH + " and " + BLOCK_QUEUE_SIZE + " must be positive");
@@ -94,12 +80,6 @@ public record SourceSettings(Duration blockInterval, long receiverMaxRate, boole
         return new SourceSettings(
                 r.duration(BLOCK_INTERVAL, "spark.streaming.blockInterval", "200ms"),
                 r.longValue(RECEIVER_MAX_RATE, "spark.streaming.receiver.maxRate", 0),
-                Boolean.parseBoolean(r.get(BACKPRESSURE, "spark.streaming.backpressure.enabled", "false")),
-                r.longValue(INITIAL_RATE, "spark.streaming.backpressure.initialRate", 0),
-                r.doubleValue(PID_PROPORTIONAL, "spark.streaming.backpressure.pid.proportional", 1.0),
-                r.doubleValue(PID_INTEGRAL, "spark.streaming.backpressure.pid.integral", 0.2),
-                r.doubleValue(PID_DERIVATIVE, "spark.streaming.backpressure.pid.derived", 0.0),
-                r.doubleValue(PID_MIN_RATE, "spark.streaming.backpressure.pid.minRate", 100),
                 policy(r.get(BAD_RECORDS, null, "replace")),
                 (int) r.longValue(MAX_LINE_LENGTH, null, 1 << 20),
                 r.duration(RESTART_DELAY, null, "100ms"),
@@ -117,14 +97,6 @@ public record SourceSettings(Duration blockInterval, long receiverMaxRate, boole
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(BAD_RECORDS + " must be replace, skip or fail, was '" + value + "'", e);
         }
-    }
-
-    /** The rate a rate-limited source starts at: the initial rate if backpressure sets one, else the maximum. */
-    public long startRate(long maxRate) {
-        if (backpressure && initialRate > 0) {
-            return maxRate > 0 ? Math.min(initialRate, maxRate) : initialRate;
-        }
-        return maxRate;
     }
 
     private record Reader(Function<String, String> conf) {
@@ -160,15 +132,6 @@ public record SourceSettings(Duration blockInterval, long receiverMaxRate, boole
                 return JavaUtils.byteStringAsBytes(v);
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(key + " must be a size such as 64m or 1g, was '" + v + "'", e);
-            }
-        }
-
-        double doubleValue(String key, String sparkKey, double dflt) {
-            String v = get(key, sparkKey, null);
-            try {
-                return v == null ? dflt : Double.parseDouble(v.trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(key + " must be a number, was '" + v + "'", e);
             }
         }
     }

@@ -2,127 +2,124 @@ package io.sluice.dstream.source.internal;
 
 import io.sluice.dstream.receiver.Receiver;
 import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.source.SourceContext;
+import io.sluice.dstream.source.internal.file.FileSource;
+import io.sluice.dstream.source.internal.file.HadoopFiles;
+import io.sluice.dstream.source.internal.file.TextFiles;
+import io.sluice.dstream.source.internal.receiver.RawSocketReceiver;
 import io.sluice.dstream.source.internal.receiver.ReceiverSource;
 import io.sluice.dstream.source.internal.receiver.ReceiverTracker;
-import io.sluice.rdd.ExecutorLocation;
+import io.sluice.dstream.source.internal.receiver.SocketReceiver;
+import io.sluice.dstream.source.internal.replay.BatchDirectoriesSource;
+import io.sluice.dstream.source.internal.replay.TimestampColumn;
+import io.sluice.dstream.source.internal.replay.TimestampedTextSource;
+import java.io.InputStream;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Queue;
 import java.util.function.Consumer;
-import java.util.function.Function;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.InputFormat;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.Function;
+import org.apache.spark.storage.StorageLevel;
+import scala.Tuple2;
 
 /**
- * What a context's built-in sources share, one per context: the receiver tracker of its receiver streams, made
- * when the first of them starts, from the source settings and the checkpoint directory the context has then.
- * The context starts it after its sources (each receiver stream registers with the tracker when it starts),
- * stops the receivers before the last batches, so that a graceful stop runs one more batch for what they stored,
- * and releases their blocks after the last one. The autoscaler moves receivers through it.
+ * The one place a context makes its built-in sources: every factory method of {@code StreamingContext} and
+ * {@code Replay} calls one of these, which return the public {@link InputSource} the context runs like a user's
+ * own. One per context, because the receiver sources share a {@link ReceiverTracker}: the first of them to start
+ * makes it, from the source settings and the checkpoint directory the context has then. The engine controls
+ * receivers only through {@link InputSource#receiving()}.
  */
 public final class Sources {
+    private final JavaSparkContext sc;
     private final Consumer<StreamingListener.Event> listeners;
-    private final List<ReceiverSource<?>> receivers = new ArrayList<>();
     private ReceiverTracker tracker;
 
     /** @param listeners posts an event to the context's listeners (receiver events) */
-    public Sources(Consumer<StreamingListener.Event> listeners) {
+    public Sources(JavaSparkContext sc, Consumer<StreamingListener.Event> listeners) {
+        this.sc = sc;
         this.listeners = listeners;
     }
 
-    /** A source of what {@code receiver} stores, run by this context's tracker; {@code detail} follows its name. */
-    public synchronized <T> ReceiverSource<T> receiver(Receiver<T> receiver, String detail) {
-        return added(ReceiverSource.of(receiver, detail, this::tracker));
+    // ---- sources a batch reads when it runs -------------------------------------------------------------
+
+    public <T> InputSource<T> queue(Queue<JavaRDD<T>> queue, boolean oneAtATime, JavaRDD<T> defaultRdd) {
+        return new QueueSource<>(queue, oneAtATime, defaultRdd);
     }
 
-    /** As {@link #receiver(Receiver, String)}, with the receiver made at start from the source settings. */
-    public synchronized <T> ReceiverSource<T> receiver(Function<SourceSettings, Receiver<T>> receiverFor,
-            String detail) {
-        return added(ReceiverSource.madeAtStart(receiverFor, detail, this::tracker));
+    public InputSource<String> generator(long recordsPerBatch, int keys, long seed, int partitions) {
+        return new GeneratorSource(recordsPerBatch, keys, seed, partitions);
     }
 
-    /** A source of the lines a receiver (made at start from the source settings) stores packed. */
-    public synchronized ReceiverSource<String> lines(Function<SourceSettings, Receiver<PackedLines>> receiverFor,
-            String detail) {
-        return added(ReceiverSource.lines(receiverFor, detail, this::tracker));
+    public InputSource<String> rate(long recordsPerSecond, int keys, long seed, int partitions) {
+        return new RateSource(recordsPerSecond, keys, seed, partitions);
     }
 
-    /** A source of the records in the serialized frames a receiver (made at start) stores ({@code rawSocketStream}). */
-    public synchronized <T> ReceiverSource<T> serialized(Function<SourceSettings, Receiver<byte[]>> receiverFor,
-            String detail) {
-        return added(ReceiverSource.serialized(receiverFor, detail, this::tracker));
+    public InputSource<String> textFiles(String directory) {
+        return new FileSource<>("textFileStream", directory, null, true, s -> new TextFiles(sc, s));
     }
 
-    private <T> ReceiverSource<T> added(ReceiverSource<T> source) {
-        receivers.add(source);
-        return source;
+    /** {@code conf} null: the SparkContext's configuration. */
+    public <K, V, F extends InputFormat<K, V>> InputSource<Tuple2<K, V>> files(String directory, Class<K> keyClass,
+            Class<V> valueClass, Class<F> formatClass, Function<Path, Boolean> filter, boolean newFilesOnly,
+            Configuration conf) {
+        return new FileSource<>("fileStream", directory, filter, newFilesOnly,
+                s -> new HadoopFiles<>(sc, keyClass, valueClass, formatClass, conf));
     }
 
-    /** The context's tracker: made by the first receiver stream that starts, from what {@code context} has. */
+    public static InputSource<String> replayTextFiles(String path, Function<String, Long> timestamp,
+            Duration interval, Duration lateness) {
+        return new TimestampedTextSource(path, timestamp, interval, lateness);
+    }
+
+    public static InputSource<String> replayBatchDirectories(String root, Duration interval) {
+        return new BatchDirectoriesSource(root, interval);
+    }
+
+    /** Field {@code index} of a line split at {@code separator}, read as a timestamp in {@code format}. */
+    public static Function<String, Long> timestampColumn(int index, String separator, String format) {
+        return new TimestampColumn(index, separator, format);
+    }
+
+    // ---- receivers: run by this context's tracker ------------------------------------------------------
+
+    /** A source of what the user's {@code receiver} stores. */
+    public <T> InputSource<T> receiver(Receiver<T> receiver) {
+        return ReceiverSource.of(receiver, "", this::tracker);
+    }
+
+    /** Lines of UTF-8 text from a TCP server, stored packed. */
+    public InputSource<String> socketLines(String host, int port, StorageLevel level) {
+        SocketReceiver.checkPort(port);
+        return ReceiverSource.lines(s -> SocketReceiver.lines(host, port, level, s.maxLineLength(), s.badRecords(),
+                (int) s.connectTimeout().toMillis()), host + ":" + port, this::tracker);
+    }
+
+    /** Records {@code converter} makes of a TCP server's byte stream. */
+    public <T> InputSource<T> socket(String host, int port, Function<InputStream, Iterable<T>> converter,
+            StorageLevel level) {
+        SocketReceiver.checkPort(port);
+        return ReceiverSource.madeAtStart(s -> SocketReceiver.converting(host, port, converter, level,
+                (int) s.connectTimeout().toMillis()), host + ":" + port, this::tracker);
+    }
+
+    /** The records in the serialized frames a TCP server sends ({@code rawSocketStream}). */
+    public <T> InputSource<T> rawSocket(String host, int port, StorageLevel level) {
+        SocketReceiver.checkPort(port);
+        return ReceiverSource.serialized(s -> new RawSocketReceiver(host, port, level,
+                (int) s.connectTimeout().toMillis()), host + ":" + port, this::tracker);
+    }
+
+    /** The context's tracker: made by the first receiver source that starts, from what {@code context} has. */
     private synchronized ReceiverTracker tracker(SourceContext context) {
         if (tracker == null) {
             tracker = new ReceiverTracker(context.sparkContext(), listeners, context.clock(),
                     SourceSettings.from(context), context.checkpointDirectory().orElse(null));
         }
         return tracker;
-    }
-
-    /** Launches the receivers of the streams started so far (all of them: the context starts its sources first). */
-    public void start() {
-        ReceiverTracker t = existingTracker();
-        if (t != null) {
-            t.start();
-        }
-    }
-
-    /** Stops the receivers; returns once each stored and reported what it received (or {@code timeout} passed). */
-    public void stopReceiving(Duration timeout, boolean gracefully) {
-        ReceiverTracker t = existingTracker();
-        if (t != null) {
-            t.stop(timeout, gracefully);
-        }
-    }
-
-    /** Once the last batch ran: frees what the receivers stored. */
-    public void release() {
-        for (ReceiverSource<?> r : receiverSources()) {
-            r.releaseBlocks();
-        }
-    }
-
-    /** Whether received data waits for a batch: a graceful stop then runs one more. */
-    public boolean hasPendingInput() {
-        ReceiverTracker t = existingTracker();
-        return t != null && t.hasUnallocatedBlocks();
-    }
-
-    /** How many receivers the context runs. */
-    public synchronized int receivers() {
-        return receivers.size();
-    }
-
-    /** The executors a receiver runs on now. */
-    public java.util.Set<String> receiverExecutors() {
-        ReceiverTracker t = existingTracker();
-        return t == null ? java.util.Set.of() : t.receiverExecutors();
-    }
-
-    /** Whether a receiver that stopped to move has not started again yet. */
-    public boolean receiversMoving() {
-        ReceiverTracker t = existingTracker();
-        return t != null && t.receiversMoving();
-    }
-
-    /** Moves the receivers running on executor {@code executorId} to {@code to} (see ReceiverTracker#moveOff). */
-    public int moveReceiversOff(String executorId, List<ExecutorLocation> to) {
-        ReceiverTracker t = existingTracker();
-        return t == null ? 0 : t.moveOff(executorId, to);
-    }
-
-    private synchronized ReceiverTracker existingTracker() {
-        return tracker;
-    }
-
-    private synchronized List<ReceiverSource<?>> receiverSources() {
-        return List.copyOf(receivers);
     }
 }

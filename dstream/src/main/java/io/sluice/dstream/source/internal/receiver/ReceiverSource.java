@@ -3,6 +3,7 @@ package io.sluice.dstream.source.internal.receiver;
 import io.sluice.dstream.receiver.Receiver;
 import io.sluice.dstream.source.BatchReport;
 import io.sluice.dstream.source.InputSource;
+import io.sluice.dstream.source.Receiving;
 import io.sluice.dstream.source.SourceContext;
 import io.sluice.dstream.source.internal.BadInputException;
 import io.sluice.dstream.source.internal.BadInputWarning;
@@ -10,10 +11,12 @@ import io.sluice.dstream.source.internal.PackedLines;
 import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.rdd.BatchGrid;
+import io.sluice.rdd.ExecutorLocation;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.BlockStore;
 import io.sluice.rdd.internal.ClassTags;
 import io.sluice.rdd.internal.Serialization;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,8 +58,9 @@ public final class ReceiverSource<T> implements InputSource<T> {
     private final String detail;
     private final Function<SourceContext, ReceiverTracker> trackerOf;
     private final NavigableMap<Time, Allocation> allocations = new ConcurrentSkipListMap<>();
+    private final Receiving receiving = new ReceiverControl();
     private volatile ReceiverTracker tracker;
-    private volatile ReceiverStream stream;
+    private volatile TrackedReceiver stream;
     private volatile JavaSparkContext sc;
     private volatile BatchGrid grid;
     private SerializableConfiguration hadoopConf;
@@ -113,8 +117,8 @@ public final class ReceiverSource<T> implements InputSource<T> {
     }
 
     /** The driver's state of this stream, once the context started. */
-    public ReceiverStream stream() {
-        ReceiverStream s = stream;
+    public TrackedReceiver stream() {
+        TrackedReceiver s = stream;
         if (s == null) {
             throw new IllegalStateException("the receiver stream has not started");
         }
@@ -128,32 +132,36 @@ public final class ReceiverSource<T> implements InputSource<T> {
         ReceiverTracker t = trackerOf.apply(context);
         tracker = t;
         Receiver<?> receiver = sendable(receiverFor.apply(t.settings()));
-        ReceiverStream s = t.register(receiver, format, context.name() + (detail.isEmpty() ? "" : " (" + detail + ")"),
-                context.id());
+        TrackedReceiver s = t.register(receiver, format, context.name() + (detail.isEmpty() ? "" : " (" + detail + ")"),
+                context.id(), context.rateLimit());
         t.openLog(s);
         if (!context.restoredPositions().isEmpty()) {
-            s.restore(context.restoredPositions());
+            s.blocks().restore(context.restoredPositions());
         }
         stream = s;
-        if (t.settings().backpressure()) {
-            context.addStreamingListener(new StreamingListener() {
-                @Override
-                public void onBatchCompleted(BatchCompleted event) {
-                    context.rateLimit().ifPresent(ReceiverSource.this::limitRate);
-                }
-            });
-        }
+        // Backpressure (the rate limit is empty when it is off): the estimate after each batch goes to the receiver.
+        context.addStreamingListener(new StreamingListener() {
+            @Override
+            public void onBatchCompleted(BatchCompleted event) {
+                context.rateLimit().ifPresent(ReceiverSource.this::limitRate);
+            }
+        });
+    }
+
+    @Override
+    public Optional<Receiving> receiving() {
+        return Optional.of(receiving);
     }
 
     /** The engine names the stream and the batch in what this throws. */
     @Override
     public Optional<JavaRDD<T>> compute(Time time) {
-        ReceiverStream s = stream();
+        TrackedReceiver s = stream();
         String failure = s.failure();
         if (failure != null) {
             throw new BadInputException(failure);
         }
-        List<ReceivedBlock> blocks = s.allocate(time);
+        List<ReceivedBlock> blocks = s.blocks().allocate(time);
         List<Long> ids = new ArrayList<>();
         List<ReceivedBlock> withData = new ArrayList<>();
         for (ReceivedBlock b : blocks) {
@@ -202,7 +210,7 @@ public final class ReceiverSource<T> implements InputSource<T> {
             removeBlocks(a.blocks());
         }
         old.clear();
-        stream().forgetUpTo(oldestKept);
+        stream().blocks().forgetUpTo(oldestKept);
         if (oldestKept.milliseconds() != Long.MAX_VALUE) {
             tracker.cleanLogs(stream(), oldestKept, grid.step());
         }
@@ -238,18 +246,18 @@ public final class ReceiverSource<T> implements InputSource<T> {
     @Override
     public Optional<String> positionAfter(Time time) {
         if (time.equals(grid.zero())) { // before the first batch: a restart that recomputes it reads from there
-            return Optional.ofNullable(stream().positionBeforeFirstBatch());
+            return Optional.ofNullable(stream().blocks().positionBeforeFirstBatch());
         }
-        return Optional.ofNullable(stream().positionAfter(time));
+        return Optional.ofNullable(stream().blocks().positionAfter(time));
     }
 
     /** After the last batch: removes the blocks of remembered batches and those no batch took. */
-    public void releaseBlocks() {
+    private void releaseBlocks() {
         if (stream == null) {
             return;
         }
         forgetOlderThan(new Time(Long.MAX_VALUE));
-        removeBlocks(stream.drain());
+        removeBlocks(stream.blocks().drain());
     }
 
     /**
@@ -257,10 +265,55 @@ public final class ReceiverSource<T> implements InputSource<T> {
      * sending the rate to its executor when it changed.
      */
     private void limitRate(long limit) {
-        ReceiverStream s = stream();
+        TrackedReceiver s = stream();
         long rate = s.maxRate() > 0 ? Math.min(limit, s.maxRate()) : limit;
         if (rate != s.rate()) {
             tracker.updateRate(s, rate);
+        }
+    }
+
+    /** What the engine controls of this source's receiver, through the tracker of its context. */
+    private final class ReceiverControl implements Receiving {
+        @Override
+        public String receiverName() {
+            return stream().source();
+        }
+
+        @Override
+        public void startReceiving() {
+            tracker.launch(stream());
+        }
+
+        @Override
+        public void stopReceiving(Duration timeout, boolean gracefully) {
+            if (stream != null) {
+                tracker.stop(stream, timeout, gracefully);
+            }
+        }
+
+        @Override
+        public boolean hasPendingInput() {
+            return stream != null && stream.blocks().hasUnallocated();
+        }
+
+        @Override
+        public void release() {
+            releaseBlocks();
+        }
+
+        @Override
+        public Optional<String> executor() {
+            return stream == null ? Optional.empty() : Optional.ofNullable(stream.executorId());
+        }
+
+        @Override
+        public boolean moving() {
+            return stream != null && stream.moving();
+        }
+
+        @Override
+        public boolean moveOff(String executorId, List<ExecutorLocation> to) {
+            return stream != null && tracker.moveOff(stream, executorId, to);
         }
     }
 }

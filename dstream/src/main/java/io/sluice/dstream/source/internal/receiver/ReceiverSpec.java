@@ -16,5 +16,6 @@ import org.apache.spark.util.SerializableConfiguration;
  * @param hadoopConf the driver's Hadoop configuration, for the log's file system (null without the log)
  */
 record ReceiverSpec(int streamId, String source, String trackerName, StorageLevel storageLevel,
-        BlockFormat format, SourceSettings settings, String walDirectory, SerializableConfiguration hadoopConf) implements Serializable {
+        BlockFormat format, SourceSettings settings, String walDirectory, SerializableConfiguration hadoopConf)
+        implements Serializable {
 }

@@ -18,16 +18,15 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs one receiver inside a long-running task on an executor: registers with the driver's receiver tracker,
- * starts the receiver, cuts what it stores into blocks, stores each block in the block manager and reports it,
- * restarts the receiver with backoff when it asks to, and on a stop request stores everything buffered before
- * it replies, so a graceful stop loses nothing that was stored.
+ * binds the receiver to itself (its {@link ReceiverContext}) and starts it, cuts what it stores into blocks (a
+ * {@link BlockGenerator}) that a {@link BlockReporter} stores and reports, holds storing to the rate limit and the
+ * buffering bound, restarts the receiver with backoff when it asks to, and on a stop request stores everything
+ * buffered before it replies, so a graceful stop loses nothing that was stored.
  */
 final class ReceiverSupervisor<T> implements ReceiverContext<T> {
     private static final Logger LOG = LoggerFactory.getLogger(ReceiverSupervisor.class);
@@ -41,19 +40,14 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
     private final Receiver<T> receiver;
     private final ReceiverSpec spec;
     private final SourceSettings settings;
-    private final StorageLevel level;
     private final BlockFormat format;
     private final RateLimiter limiter;
     private final BlockGenerator<T> generator;
     private final ScheduledExecutorService restarter;
     private final CountDownLatch finished = new CountDownLatch(1);
-    private final AtomicLong sequence = new AtomicLong();
-    /** The driver's clock as its last reply told it: the write-ahead log's record times. */
-    private final AtomicLong driverTime = new AtomicLong();
-    private ReceivedDataLog wal;
     private RpcEndpoints.Ref driver;
     private RpcEndpoints.Ref self;
-    private volatile int generation;
+    private volatile BlockReporter reporter; // once registered
     private final BufferBound bound;
     private volatile State state = State.STARTING;
     private volatile int failedRestarts;
@@ -64,7 +58,6 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         this.receiver = receiver;
         this.spec = spec;
         this.settings = spec.settings();
-        this.level = spec.storageLevel();
         this.format = spec.format();
         this.limiter = new RateLimiter(0);
         String name = spec.streamId() + "-" + UUID.randomUUID();
@@ -77,7 +70,8 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
                     @Override
                     public void push(List<Object> elements, long count, long bytes, long skipped, long repaired,
                             String firstProblem) throws Exception {
-                        pushAndReport(elements, count, bytes, skipped, repaired, firstProblem);
+                        reporter.push(elements, count, bytes, skipped, repaired, firstProblem,
+                                ReceiverSupervisor.this::isStarted);
                     }
 
                     @Override
@@ -108,12 +102,8 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
             if (!reg.proceed()) {
                 return;
             }
-            generation = reg.generation();
-            driverTime.set(reg.driverTime());
+            reporter = new BlockReporter(spec, driver, bound, reg);
             limiter.setRate(reg.rate());
-            if (spec.walDirectory() != null) {
-                wal = ReceivedDataLog.open(spec.walDirectory(), spec.hadoopConf().value());
-            }
             receiver.bind(this);
             generator.start();
             restarter.execute(() -> startReceiver(false));
@@ -124,14 +114,11 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
             generator.abort();
             safely(receiver::onStop, "onStop");
             throw e;
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException(spec.source() + ": cannot open the write-ahead log in "
-                    + spec.walDirectory() + ": " + e, e);
         } finally {
             restarter.shutdownNow();
             RpcEndpoints.unregister(self);
-            if (wal != null) {
-                wal.close(spec.source());
+            if (reporter != null) {
+                reporter.close();
             }
         }
     }
@@ -186,7 +173,7 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         }
         acquire(records);
         try {
-            pushAndReport(block, records, 0, 0, 0, null);
+            reporter.push(block, records, 0, 0, 0, null, this::isStarted);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(spec.source() + ": interrupted while storing a block", e);
@@ -330,38 +317,6 @@ final class ReceiverSupervisor<T> implements ReceiverContext<T> {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /**
-     * Stores a block: first in the write-ahead log (if on), then in the block manager, then tells the driver,
-     * which logs that it has the block before it replies. Only then does {@code store} return, so a receiver
-     * that acknowledges its source after {@code store} never acknowledges data a crash could lose.
-     */
-    private void pushAndReport(List<Object> records, long count, long pendingBytes, long skipped, long repaired,
-            String firstProblem) throws java.io.IOException, InterruptedException {
-        long id = -1;
-        long bytes = 0;
-        String walRecord = null;
-        long writeTime = -1;
-        if (!records.isEmpty() && wal != null) {
-            // Records are tagged with the driver's clock as last heard (at most one report old, so never newer
-            // than the block): the driver cleans the log by the times it knows, and reads no executor's clock.
-            writeTime = driverTime.get();
-            walRecord = wal.write(records, writeTime);
-        }
-        if (!records.isEmpty()) {
-            id = ((long) generation << 32) | sequence.incrementAndGet();
-            bytes = BlockStore.put(spec.streamId(), id, records.iterator(), level);
-        }
-        Messages.Ack ack = driver.ask(new Messages.AddBlock(spec.streamId(), id, count, skipped, repaired, firstProblem,
-                walRecord, writeTime, bytes), Messages.Ack.class);
-        driverTime.accumulateAndGet(ack.driverTime(), Math::max);
-        bound.stored(pendingBytes, ack.bufferedBytes());
-        bound.awaitStoredRoom(this::askBuffered, () -> state == State.STARTED);
-    }
-
-    private long askBuffered() {
-        return driver.ask(new Messages.Buffered(spec.streamId()), Messages.Ack.class).bufferedBytes();
     }
 
     /** After a failed store: stops the receiver if the log refused a class, or with a message given; says which. */

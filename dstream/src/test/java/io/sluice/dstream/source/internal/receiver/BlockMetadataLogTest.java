@@ -45,7 +45,7 @@ class BlockMetadataLogTest {
             blocks.append(new ReceivedBlock((7L << 32) | 3, 5, 0, 0, null, "wal/dir/1", 0, 1000), new Time(1000));
             blocks.append(new ReceivedBlock((2L << 32) | 9, 5, 0, 0, null, "wal/dir/2", 1, 1000), new Time(1000));
         }
-        ReceiverStream stream = new ReceiverStream(0, "test", "test", null, BlockFormat.RECORDS, 0, 0);
+        ReceivedBlocks stream = new ReceivedBlocks("test");
         assertEquals(0, stream.newestLoggedGeneration());
         stream.useLog(BlockMetadataLog.open(log, new Configuration()));
         assertEquals(7, stream.newestLoggedGeneration());

@@ -41,29 +41,29 @@ class ReceiverJobInputTest {
 
     @Test
     void aPreferredHostBecomesThePreferredLocationOfTheReceiverTask() {
-        JavaRDD<Integer> pinned = ReceiverTracker.receiverJobInput(SharedSpark.context(), 3,
-                ReceiverTracker.locations(stream(new Pinned("worker-7"))));
+        JavaRDD<Integer> pinned = ReceiverJob.input(SharedSpark.context(), 3,
+                ReceiverJob.locations(stream(new Pinned("worker-7"))));
         assertEquals(List.of("worker-7"), preferredLocations(pinned));
         assertEquals(List.of(3), pinned.collect(), "the task's one element is the attempt number");
 
-        JavaRDD<Integer> anywhere = ReceiverTracker.receiverJobInput(SharedSpark.context(), 0,
-                ReceiverTracker.locations(stream(new Pinned(null))));
+        JavaRDD<Integer> anywhere = ReceiverJob.input(SharedSpark.context(), 0,
+                ReceiverJob.locations(stream(new Pinned(null))));
         assertEquals(List.of(), preferredLocations(anywhere));
         assertEquals(List.of(0), anywhere.collect());
     }
 
     @Test
     void aMovedReceiverPrefersTheExecutorsItMovedTo() {
-        ReceiverStream s = stream(new Pinned("worker-7"));
+        TrackedReceiver s = stream(new Pinned("worker-7"));
         s.launchOn(List.of(new ExecutorLocation("10.0.0.2", "3").toString(),
                 new ExecutorLocation("10.0.0.1", "1").toString()));
-        JavaRDD<Integer> moved = ReceiverTracker.receiverJobInput(SharedSpark.context(), 1,
-                ReceiverTracker.locations(s));
+        JavaRDD<Integer> moved = ReceiverJob.input(SharedSpark.context(), 1,
+                ReceiverJob.locations(s));
         assertEquals(List.of("executor_10.0.0.2_3", "executor_10.0.0.1_1"), preferredLocations(moved));
     }
 
-    private static ReceiverStream stream(Receiver<?> receiver) {
-        return new ReceiverStream(0, "test receiver", "test", receiver, null, 0, 0);
+    private static TrackedReceiver stream(Receiver<?> receiver) {
+        return new TrackedReceiver(0, "test receiver", "test", receiver, null, 0, 0);
     }
 
     private static List<String> preferredLocations(JavaRDD<Integer> rdd) {

@@ -1,4 +1,4 @@
-package io.sluice.dstream.source.internal.rate;
+package io.sluice.dstream.internal.rate;
 
 import io.sluice.rdd.Time;
 import java.util.NavigableMap;

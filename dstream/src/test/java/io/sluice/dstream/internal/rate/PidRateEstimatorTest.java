@@ -1,4 +1,4 @@
-package io.sluice.dstream.source.internal.rate;
+package io.sluice.dstream.internal.rate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,8 +1,7 @@
-package io.sluice.dstream.source.internal.rate;
+package io.sluice.dstream.internal.rate;
 
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
-import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.rdd.Time;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
@@ -26,7 +25,7 @@ public final class RateController implements StreamingListener {
     /** Records per second; 0 while there is no bound (no initial rate and no estimate yet). */
     private volatile long rate;
 
-    public RateController(String source, long batchIntervalMillis, SourceSettings settings) {
+    public RateController(String source, long batchIntervalMillis, RateSettings settings) {
         this.source = source;
         this.estimator = new PidRateEstimator(batchIntervalMillis, settings.proportional(), settings.integral(),
                 settings.derivative(), settings.minRate());
