@@ -1,5 +1,6 @@
-package io.sluice.dstream;
+package io.sluice.dstream.internal.context;
 
+import io.sluice.dstream.Clock;
 import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.dstream.source.RecordedSpan;
 import io.sluice.rdd.Time;
@@ -14,7 +15,7 @@ import java.time.Duration;
  * the end handler (which stops the context) instead. Between jumps it moves with the wall clock, up to just
  * before the next batch time, so listeners see real processing times; batch times never depend on it.
  */
-final class ReplayClock implements Clock, BatchScheduler.BatchObserver, BatchScheduler.Groups {
+public final class ReplayClock implements Clock, BatchScheduler.BatchObserver, BatchScheduler.Groups {
     private long now;
     private long releasedAtNanos;
     private long drift; // how far millis() may run ahead of now: 0 until the first batch, then interval - 1
