@@ -4,6 +4,7 @@ import io.sluice.dstream.source.BatchReport;
 import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.source.SourceContext;
 import io.sluice.dstream.source.internal.rate.BatchCounts;
+import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import java.util.Optional;
 import org.apache.spark.api.java.JavaRDD;
@@ -43,10 +44,10 @@ public final class RateSource implements InputSource<String> {
     @Override
     public Optional<JavaRDD<String>> compute(Time time) {
         long rate = Math.max(1, Math.min(maxRate, context.rateLimit().orElse(maxRate)));
-        long intervalMillis = context.grid().step().toMillis();
-        long records = rate * intervalMillis / 1000;
+        BatchGrid grid = BatchGrid.ofEpoch(context.grid().step());
+        long records = rate * grid.step().toMillis() / 1000;
         counts.put(time, records);
-        return Optional.of(GeneratorSource.generate(context.sparkContext(), time, intervalMillis, records,
+        return Optional.of(GeneratorSource.generate(context.sparkContext(), grid.stepsFromZero(time), records,
                 partitions, keys, seed));
     }
 
