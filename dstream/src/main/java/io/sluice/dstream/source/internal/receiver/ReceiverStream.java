@@ -1,6 +1,7 @@
 package io.sluice.dstream.source.internal.receiver;
 
 import io.sluice.dstream.receiver.Receiver;
+import io.sluice.rdd.BatchTimeMap;
 import io.sluice.rdd.Time;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,10 +31,10 @@ public final class ReceiverStream {
     private BlockMetadataLog metadata;
     private long nextSequence;
     private int newestLoggedGeneration;
-    private final NavigableMap<Time, Long> lastSequenceAt = new TreeMap<>();
+    private final BatchTimeMap<Long> lastSequenceAt = new BatchTimeMap<>();
     private final Map<Time, List<ReceivedBlock>> restoredBatches = new HashMap<>();
     // With the write-ahead log: the oldest write time of the blocks each batch took, to clean the logs by.
-    private final NavigableMap<Time, Long> oldestWriteAt = new TreeMap<>();
+    private final BatchTimeMap<Long> oldestWriteAt = new BatchTimeMap<>();
     private Time lastCleaned;
     private volatile RpcEndpoints.Ref supervisor;
     private volatile String executorId; // where the supervisor runs; null when none does
@@ -211,13 +212,12 @@ public final class ReceiverStream {
     }
 
     private long lastSequenceBefore(Time time) {
-        Map.Entry<Time, Long> e = lastSequenceAt.lowerEntry(time);
-        return e == null ? -1 : e.getValue();
+        return lastSequenceAt.before(time).map(Map.Entry::getValue).orElse(-1L);
     }
 
     /** Where the stream stands after batch {@code time}: the newest block taken by then (log on only). */
     synchronized String positionAfter(Time time) {
-        Long last = lastSequenceAt.get(time);
+        Long last = lastSequenceAt.get(time).orElse(null);
         return metadata == null || last == null ? null : POSITION_VERSION + " " + last;
     }
 
@@ -259,7 +259,7 @@ public final class ReceiverStream {
         logged.stream().filter(b -> b.sequence() > newest).forEach(unallocated::add);
         nextSequence = logged.stream().mapToLong(ReceivedBlock::sequence).max().orElse(newest) + 1;
         nextSequence = Math.max(nextSequence, newest + 1);
-        lastSequenceAt.putAll(last);
+        last.forEach(lastSequenceAt::put);
     }
 
     /**
@@ -279,7 +279,7 @@ public final class ReceiverStream {
      * yet: data logged before it is needed by no batch a restart could run again. -1 when there is none.
      */
     synchronized long oldestWriteNeededAfter(Time threshold) {
-        oldestWriteAt.headMap(threshold, true).clear();
+        oldestWriteAt.forgetThrough(threshold);
         long oldest = Long.MAX_VALUE;
         for (long w : oldestWriteAt.values()) {
             oldest = Math.min(oldest, w);
@@ -308,7 +308,7 @@ public final class ReceiverStream {
 
     /** Forgets positions of batches up to {@code time}. */
     synchronized void forgetUpTo(Time time) {
-        lastSequenceAt.headMap(time, false).clear();
+        lastSequenceAt.forgetBefore(time);
     }
 
     /** The block {@code uniqueId} was processed by a completed batch, or removed: it no longer counts. */
