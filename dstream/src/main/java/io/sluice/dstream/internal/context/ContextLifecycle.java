@@ -5,7 +5,7 @@ import io.sluice.dstream.Footprint;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.StreamingContextState;
 import io.sluice.dstream.internal.GraphDescription;
-import io.sluice.dstream.internal.InputOperator;
+import io.sluice.dstream.internal.SourceOperator;
 import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.ShutdownHook;
@@ -33,9 +33,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
@@ -116,11 +113,14 @@ public final class ContextLifecycle {
         if (n < 1) {
             throw new IllegalArgumentException("runBatches needs a number of batches of at least 1, was " + n);
         }
-        BlockingQueue<BatchInfo> completed = new LinkedBlockingQueue<>();
+        List<BatchInfo> infos = new ArrayList<>(); // guarded by termination, which stop() and errors notify too
         StreamingListener listener = new StreamingListener() {
             @Override
             public void onBatchCompleted(BatchCompleted event) {
-                completed.add(event.batchInfo());
+                synchronized (termination) {
+                    infos.add(event.batchInfo());
+                    termination.notifyAll();
+                }
             }
         };
         listeners.add(listener);
@@ -135,20 +135,21 @@ public final class ContextLifecycle {
                 }
                 last = scheduler.allow(n);
             }
-            List<BatchInfo> infos = new ArrayList<>();
-            while (infos.isEmpty() || infos.get(infos.size() - 1).batchTime().isBefore(last)) {
-                BatchInfo info = completed.poll(100, TimeUnit.MILLISECONDS);
-                if (info != null) {
-                    infos.add(info);
-                } else if (state == StreamingContextState.STOPPED || error != null) {
-                    break;
+            List<BatchInfo> done;
+            synchronized (termination) {
+                // Woken by each completed batch, by stop() (a replay that reached its end) and by a failure.
+                boolean ended = Deadline.after(null).await(termination, () -> state == StreamingContextState.STOPPED
+                        || error != null || infos.stream().anyMatch(i -> !i.batchTime().isBefore(last)));
+                if (!ended && Thread.interrupted()) {
+                    throw new InterruptedException("interrupted while running batches");
                 }
+                done = new ArrayList<>(infos);
             }
-            infos.sort(java.util.Comparator.comparing(BatchInfo::batchTime));
+            done.sort(java.util.Comparator.comparing(BatchInfo::batchTime));
             if (error != null) {
                 throw BatchFailure.rethrow(BatchFailure.asThrown(error));
             }
-            return infos;
+            return done;
         } finally {
             listeners.remove(listener);
         }
@@ -298,7 +299,7 @@ public final class ContextLifecycle {
                 // runs one more batch for it if needed, so nothing received is lost.
                 Duration timeout = settings.gracefulStopTimeout();
                 sources.stopReceiving(gracefully ? timeout : Duration.ofSeconds(2), gracefully);
-                for (InputOperator<?> input : graph.inputs()) {
+                for (SourceOperator<?> input : graph.inputs()) {
                     input.stop(gracefully);
                 }
                 scheduler.stop(gracefully, timeout, sources::hasPendingInput);
