@@ -24,7 +24,7 @@ import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.dstream.source.internal.Sources;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.CachedBlocks;
-import io.sluice.rdd.internal.Deadline;
+import io.sluice.rdd.Deadline;
 import java.time.Duration;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.source.InputSource;

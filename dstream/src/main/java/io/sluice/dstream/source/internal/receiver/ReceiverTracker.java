@@ -7,7 +7,7 @@ import io.sluice.dstream.scheduler.ReceiverInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.rdd.ExecutorLocation;
 import io.sluice.rdd.Time;
-import io.sluice.rdd.internal.Deadline;
+import io.sluice.rdd.Deadline;
 import io.sluice.rdd.internal.RpcEndpoints;
 import java.time.Duration;
 import java.util.ArrayList;
