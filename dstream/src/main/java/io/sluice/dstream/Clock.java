@@ -1,5 +1,7 @@
 package io.sluice.dstream;
 
+import io.sluice.dstream.internal.context.ReplayClock;
+
 /**
  * Where the batch timer gets time from. The engine never reads the system clock directly: tests inject a
  * manual clock ({@code io.sluice.testkit.ManualClock}, in sluice-testkit) and advance it, so no test waits for

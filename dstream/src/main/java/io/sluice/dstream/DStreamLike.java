@@ -1,6 +1,5 @@
 package io.sluice.dstream;
 
-import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.GraphDescription;
@@ -221,7 +220,7 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
 
     /** The latest time of this stream's batch grid (zero time plus whole slides) that is not after {@code time}. */
     private static Time onSlideGrid(Operator<?> operator, Time time) {
-        return new BatchGrid(operator.zeroTime(), operator.slide()).floor(time);
+        return operator.grid().floor(time);
     }
 
     /** This stream's RDD for one batch time, computing it if needed (empty when the time is not on the slide). */

@@ -1,5 +1,6 @@
 package io.sluice.dstream;
 
+import io.sluice.rdd.BatchGrid;
 import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.internal.offline.BootstrapWriter;
 import io.sluice.rdd.KeyGroupPartitioner;
@@ -46,7 +47,7 @@ public final class StateBootstrap {
 
     /** The completed batch the checkpoint is of; a multiple of the batch interval. */
     public StateBootstrap batchTime(Time time) {
-        if (!time.isMultipleOf(batchInterval)) {
+        if (!BatchGrid.ofEpoch(batchInterval).isOnGrid(time)) {
             throw new IllegalArgumentException("the bootstrap batch " + time.milliseconds() + " is not a multiple "
                     + "of the batch interval " + batchInterval.toMillis() + " ms");
         }
@@ -83,8 +84,8 @@ public final class StateBootstrap {
 
     /** Writes the state files (one task per partition), then the checkpoint; returns the batch it is of. */
     public Time write() {
-        long now = System.currentTimeMillis();
-        Time batch = batchTime != null ? batchTime : new Time(now - Math.floorMod(now, batchInterval.toMillis()));
+        Time batch = batchTime != null ? batchTime
+                : BatchGrid.ofEpoch(batchInterval).floor(new Time(System.currentTimeMillis()));
         List<BootstrapWriter.Operator> ops = new ArrayList<>();
         for (Pending p : operators) {
             JavaPairRDD<Object, StateEntry<Object>> entries = p.withTimes() ? p.pairs().mapValues(v -> entry(v))

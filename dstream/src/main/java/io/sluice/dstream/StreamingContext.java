@@ -6,6 +6,8 @@ import io.sluice.dstream.internal.SourceOperator;
 import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Rdds;
+import io.sluice.dstream.internal.context.ContextLifecycle;
+import io.sluice.dstream.internal.context.ContextSettings;
 import io.sluice.dstream.internal.scheduler.ListenerBus;
 import io.sluice.dstream.source.internal.Sources;
 import org.apache.hadoop.conf.Configuration;

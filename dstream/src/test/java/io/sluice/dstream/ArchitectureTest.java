@@ -13,6 +13,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaCodeUnit;
 import com.tngtech.archunit.core.domain.JavaField;
 import com.tngtech.archunit.core.domain.JavaMember;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.domain.JavaType;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -27,14 +28,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The architecture the issue-15 split fixed, checked on the main classes of every module on this test's class
  * path (rdd-bridge, state, recovery, dstream; testkit and samples sit above dstream): the module layering, no
- * {@code .internal} type in a public signature, Spark's private APIs only in rdd-bridge's internals, and no
- * JVM-wide mutable statics that carry context between threads.
+ * {@code .internal} type in a public signature, Spark's private APIs only in rdd-bridge's internals, no
+ * JVM-wide mutable statics that carry context between threads; and since issue 38, operators built with their
+ * context rather than the graph, and per-batch maps kept in one type that forgets old batches.
  */
 class ArchitectureTest {
     private static final String INTERNAL = "..internal..";
@@ -108,6 +111,46 @@ class ArchitectureTest {
                         .and(not(equivalentTo(Sources.class))))
                 .because("the source SPI is the only seam between the engine and the sources; "
                         + "source.internal.Sources is the one factory of the built-in sources")
+                .check(classes);
+    }
+
+    // ---- operators and per-batch bookkeeping -------------------------------------------------------------
+
+    private static final String OPERATOR = "io.sluice.dstream.internal.Operator";
+
+    @Test
+    void operatorsDoNotCallBackIntoTheGraph() {
+        noClasses().that(assignableTo(OPERATOR))
+                .should().dependOnClassesThat().haveFullyQualifiedName("io.sluice.dstream.internal.StreamGraph")
+                .because("an operator is built with an OperatorContext; the graph that builds it is not finished yet")
+                .check(classes);
+    }
+
+    @Test
+    void theOperatorBaseClassTellsNoOperatorKindApart() {
+        classes().that().haveFullyQualifiedName(OPERATOR)
+                .should(new ArchCondition<>("check no operator kind with instanceof") {
+                    @Override
+                    public void check(JavaClass c, ConditionEvents events) {
+                        for (JavaCodeUnit u : c.getCodeUnits()) {
+                            u.getInstanceofChecks().stream().filter(i -> i.getRawType().isAssignableTo(OPERATOR))
+                                    .forEach(i -> events.add(SimpleConditionEvent.violated(i, u.getFullName()
+                                            + " checks instanceof " + i.getRawType().getName())));
+                        }
+                    }
+                })
+                .because("what differs between operators is in their subclasses (their compute and hooks)")
+                .check(classes);
+    }
+
+    @Test
+    void perBatchMapsAreForgottenOnlyByBatchTimeMap() {
+        noClasses().that().doNotHaveFullyQualifiedName("io.sluice.rdd.BatchTimeMap")
+                .should().callMethodWhere(DescribedPredicate.describe("headMap of a sorted map",
+                        (JavaMethodCall call) -> call.getName().equals("headMap")
+                                && call.getTargetOwner().isAssignableTo(SortedMap.class)))
+                .because("what is kept per batch time is kept in a BatchTimeMap, which forgets old batches in one "
+                        + "place")
                 .check(classes);
     }
 

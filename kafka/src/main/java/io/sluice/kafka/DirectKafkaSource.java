@@ -3,6 +3,7 @@ package io.sluice.kafka;
 import io.sluice.dstream.source.BatchReport;
 import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.source.SourceContext;
+import io.sluice.rdd.BatchTimeMap;
 import io.sluice.rdd.Time;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -12,7 +13,6 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -38,8 +38,8 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
     private final LocationStrategy locations;
     private final ConsumerStrategy<K, V> strategy;
     private final PerPartitionConfig perPartitionConfig;
-    private final NavigableMap<Time, OffsetRange[]> batches = new ConcurrentSkipListMap<>();
-    private final NavigableMap<Time, BadRecords> badRecords = new ConcurrentSkipListMap<>();
+    private final BatchTimeMap<OffsetRange[]> batches = new BatchTimeMap<>();
+    private final BatchTimeMap<BadRecords> badRecords = new BatchTimeMap<>();
     private final ConcurrentLinkedQueue<Commit> commits = new ConcurrentLinkedQueue<>();
     private final Object consumerLock = new Object();
     /** The offset each partition's next batch starts at. Guarded by {@link #consumerLock}. */
@@ -81,7 +81,7 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
         restored.forEach((time, text) -> batches.put(time, RangesText.decode(text)));
         synchronized (consumerLock) {
             if (!restored.isEmpty()) {
-                for (OffsetRange r : batches.lastEntry().getValue()) {
+                for (OffsetRange r : batches.newest().orElseThrow().getValue()) {
                     current.put(r.topicPartition(), r.untilOffset());
                 }
             }
@@ -100,7 +100,7 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
 
     @Override
     public Optional<JavaRDD<ConsumerRecord<K, V>>> compute(Time time) {
-        OffsetRange[] ranges = batches.get(time);
+        OffsetRange[] ranges = batches.get(time).orElse(null);
         try {
             synchronized (consumerLock) {
                 commitQueued();
@@ -156,12 +156,11 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
 
     @Override
     public BatchReport report(Time time) {
-        OffsetRange[] ranges = batches.get(time);
+        OffsetRange[] ranges = batches.get(time).orElse(null);
         if (ranges == null) {
             return BatchReport.NONE;
         }
-        BadRecords bad = badRecords.get(time);
-        long skipped = bad == null ? 0 : bad.skippedCount();
+        long skipped = badRecords.get(time).map(BadRecords::skippedCount).orElse(0L);
         long offsets = Arrays.stream(ranges).mapToLong(OffsetRange::count).sum();
         return new BatchReport(Math.max(0, offsets - skipped), skipped);
     }
@@ -173,13 +172,13 @@ public final class DirectKafkaSource<K, V> implements InputSource<ConsumerRecord
 
     @Override
     public Optional<String> positionAfter(Time time) {
-        return Optional.ofNullable(batches.get(time)).map(RangesText::encode);
+        return batches.get(time).map(RangesText::encode);
     }
 
     @Override
     public void forgetOlderThan(Time oldestKept) {
-        batches.headMap(oldestKept).clear();
-        badRecords.headMap(oldestKept).clear();
+        batches.forgetBefore(oldestKept);
+        badRecords.forgetBefore(oldestKept);
     }
 
     @Override

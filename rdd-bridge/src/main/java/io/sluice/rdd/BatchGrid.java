@@ -7,8 +7,11 @@ import java.util.List;
 
 /**
  * The times a stream (or anything slid along with it) has batches at: {@code zero + k * step} for k ≥ 1. Every
- * computation of "is this a batch time", "the batch that holds this instant", "the batches between two times"
- * goes through one grid, so the engine has one formula for each.
+ * computation of "is this a batch time", "the batch that holds this instant", "the batches between two times",
+ * "which batch of the grid is this" goes through a grid, so the engine has one formula for each: the operators
+ * (their slides, checkpoint intervals and slices), the recovery plan, the checkpoint writer, the sources (the
+ * generator's batch numbers, a replay's placement of records), the replay clock and the write-ahead log's
+ * segments. A grid counted from the epoch ({@link #ofEpoch}) is where a fresh start's batches fall.
  *
  * @param zero the time just before the first batch (the first batch is at {@code zero + step})
  * @param step the batch interval, or an operator's slide or checkpoint interval (whole, positive milliseconds)
@@ -24,9 +27,14 @@ public record BatchGrid(Time zero, Duration step) implements Serializable {
         }
     }
 
-    /** The grid of {@code step} whose zero is the grid time at or before {@code now} (a fresh start). */
+    /** The grid of {@code step} counted from the epoch (zero at 0 ms). */
+    public static BatchGrid ofEpoch(Duration step) {
+        return new BatchGrid(new Time(0), step);
+    }
+
+    /** The grid of {@code step} whose zero is the epoch grid's time at or before {@code now} (a fresh start). */
     public static BatchGrid startingAt(Time now, Duration step) {
-        return new BatchGrid(now.floor(step), step);
+        return new BatchGrid(ofEpoch(step).floor(now), step);
     }
 
     /** Whether {@code time} is a batch time of this grid: after zero, a whole number of steps from it. */
@@ -51,13 +59,23 @@ public record BatchGrid(Time zero, Duration step) implements Serializable {
 
     /** The latest grid time (zero included) not after {@code time}. */
     public Time floor(Time time) {
-        long steps = Math.floorDiv(time.milliseconds() - zero.milliseconds(), step.toMillis());
-        return new Time(zero.milliseconds() + steps * step.toMillis());
+        return new Time(zero.milliseconds() + stepsFromZero(time) * step.toMillis());
     }
 
     /** The first batch time strictly after {@code time}. */
     public Time next(Time time) {
         return floor(time).plus(step);
+    }
+
+    /** The batch whose interval {@code (t - step, t]} holds {@code instant}: the first grid time at or after it. */
+    public Time batchHolding(Time instant) {
+        Time floor = floor(instant);
+        return floor.equals(instant) ? floor : floor.plus(step);
+    }
+
+    /** How many whole steps lie between zero and {@link #floor}{@code (time)} (negative before zero). */
+    public long stepsFromZero(Time time) {
+        return Math.floorDiv(time.milliseconds() - zero.milliseconds(), step.toMillis());
     }
 
     /** The batch times in (fromExclusive, toInclusive], oldest first. */
@@ -67,6 +85,11 @@ public record BatchGrid(Time zero, Duration step) implements Serializable {
             times.add(t);
         }
         return times;
+    }
+
+    /** The grid times in [fromInclusive, toInclusive] (zero too, if it is in there), oldest first. */
+    public List<Time> timesFrom(Time fromInclusive, Time toInclusive) {
+        return between(fromInclusive.minus(Duration.ofMillis(1)), toInclusive);
     }
 
     /** Whether {@code d} is a whole multiple of {@code unit} (both in milliseconds; a zero unit divides nothing). */

@@ -7,7 +7,8 @@ import java.time.Duration;
  * A batch time: milliseconds since the epoch (or since the manual clock's zero). Immutable and ordered. It lives
  * in the lowest module because every layer speaks of batch times (state timeouts, checkpoints, job tags).
  * Named and shaped like Spark Streaming's {@code Time}, so {@code foreachRDD((rdd, time) -> ...)} code moves
- * over unchanged.
+ * over unchanged. Grid arithmetic (multiples of an interval, floors, the batches between two times) is
+ * {@link BatchGrid}'s.
  */
 public record Time(long milliseconds) implements Comparable<Time>, Serializable {
     public static Time ofMillis(long milliseconds) {
@@ -32,16 +33,6 @@ public record Time(long milliseconds) implements Comparable<Time>, Serializable 
 
     public boolean isBefore(Time other) {
         return milliseconds < other.milliseconds;
-    }
-
-    /** Whether this time lies on the grid of {@code interval}, counting from the epoch. */
-    public boolean isMultipleOf(Duration interval) {
-        return milliseconds % interval.toMillis() == 0;
-    }
-
-    /** The latest time on the grid of {@code interval} that is not after this one. */
-    public Time floor(Duration interval) {
-        return new Time(Math.floorDiv(milliseconds, interval.toMillis()) * interval.toMillis());
     }
 
     @Override

@@ -43,6 +43,33 @@ class BatchGridTest {
     }
 
     @Test
+    void timesFromIncludesBothEndsOnTheGrid() {
+        assertEquals(List.of(new Time(1_000), new Time(1_500), new Time(2_000)),
+                grid.timesFrom(new Time(1_000), new Time(2_000)));
+        assertEquals(List.of(new Time(1_500)), grid.timesFrom(new Time(1_100), new Time(1_999)));
+        assertEquals(List.of(), grid.timesFrom(new Time(2_001), new Time(2_499)));
+    }
+
+    @Test
+    void theBatchHoldingAnInstantIsTheFirstGridTimeAtOrAfterIt() {
+        BatchGrid epoch = BatchGrid.ofEpoch(Duration.ofSeconds(1));
+        assertEquals(new Time(2_000), epoch.batchHolding(new Time(1_001)));
+        assertEquals(new Time(2_000), epoch.batchHolding(new Time(2_000)), "a batch holds its own time");
+        assertEquals(new Time(0), epoch.batchHolding(new Time(-999)));
+        assertEquals(new Time(1_500), grid.batchHolding(new Time(1_250)));
+    }
+
+    @Test
+    void stepsFromZeroNumberTheBatches() {
+        assertEquals(0, grid.stepsFromZero(new Time(1_000)));
+        assertEquals(3, grid.stepsFromZero(new Time(2_500)));
+        assertEquals(3, grid.stepsFromZero(new Time(2_999)), "a time between batches counts the one before it");
+        assertEquals(-1, grid.stepsFromZero(new Time(999)));
+        BatchGrid epoch = BatchGrid.ofEpoch(Duration.ofSeconds(1));
+        assertEquals(1_733_318_400L, epoch.stepsFromZero(new Time(1_733_318_400_000L)));
+    }
+
+    @Test
     void aFreshStartFloorsNowOntoTheEpochGrid() {
         BatchGrid start = BatchGrid.startingAt(new Time(10_250), Duration.ofSeconds(1));
         assertEquals(new Time(10_000), start.zero());

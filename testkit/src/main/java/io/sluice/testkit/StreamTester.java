@@ -6,7 +6,7 @@ import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.StreamingContextState;
 import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
-import io.sluice.rdd.internal.Deadline;
+import io.sluice.rdd.Deadline;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.OutputOperationInfo;
 import io.sluice.dstream.scheduler.StreamingListener;

@@ -63,8 +63,9 @@ public final class DerivedOperator<T> extends Operator<T> {
         JavaRDD<T> apply(JavaRDD<P> parent, Time time, UserFunctions functions) throws Exception;
     }
 
+    /** The function's failures, thrown on the driver, are named once, by {@link Operator#getOrCompute}. */
     @Override
-    protected Optional<JavaRDD<T>> compute(Time time) {
+    protected Optional<JavaRDD<T>> compute(Time time) throws Exception {
         List<JavaRDD<?>> rdds = new ArrayList<>(parents().size());
         for (Operator<?> parent : parents()) {
             Optional<? extends JavaRDD<?>> rdd = parent.getOrCompute(time);
@@ -73,12 +74,6 @@ public final class DerivedOperator<T> extends Operator<T> {
             }
             rdds.add(rdd.get());
         }
-        try {
-            return Optional.of(function.apply(rdds, time, UserFunctions.building(describe(), time)));
-        } catch (OperatorException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new OperatorException(this, time, e);
-        }
+        return Optional.of(function.apply(rdds, time, UserFunctions.building(describe(), time)));
     }
 }

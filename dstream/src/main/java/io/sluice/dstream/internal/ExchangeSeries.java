@@ -1,10 +1,9 @@
 package io.sluice.dstream.internal;
 
+import io.sluice.rdd.BatchTimeMap;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.Exchange;
 import java.util.Map;
-import java.util.NavigableMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * An operator's exchanges, by batch time: released once their batch completed (what reads them is computed and
@@ -12,8 +11,8 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * that batch.
  */
 public final class ExchangeSeries<K, V> {
-    private final NavigableMap<Time, Exchange<K, V>> running = new ConcurrentSkipListMap<>();
-    private final NavigableMap<Time, Exchange<K, V>> released = new ConcurrentSkipListMap<>();
+    private final BatchTimeMap<Exchange<K, V>> running = new BatchTimeMap<>();
+    private final BatchTimeMap<Exchange<K, V>> released = new BatchTimeMap<>();
 
     public void add(Time time, Exchange<K, V> exchange) {
         running.put(time, exchange);
@@ -21,16 +20,14 @@ public final class ExchangeSeries<K, V> {
 
     /** Releases the exchanges of batches up to {@code time}, which completed. */
     public void batchDone(Time time) {
-        Map<Time, Exchange<K, V>> done = running.headMap(time, true);
-        done.values().forEach(Exchange::release);
-        released.putAll(done);
-        done.clear();
+        for (Map.Entry<Time, Exchange<K, V>> done : running.forgetThrough(time).entrySet()) {
+            done.getValue().release();
+            released.put(done.getKey(), done.getValue());
+        }
     }
 
     /** Discards the released exchanges of batches up to and including {@code time}. */
     public void forgetThrough(Time time) {
-        Map<Time, Exchange<K, V>> old = released.headMap(time, true);
-        old.values().forEach(Exchange::discard);
-        old.clear();
+        released.forgetThrough(time).values().forEach(Exchange::discard);
     }
 }

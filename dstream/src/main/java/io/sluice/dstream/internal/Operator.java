@@ -12,59 +12,63 @@ import org.apache.spark.storage.StorageLevel;
 
 /**
  * The runtime of one stream: a function from its parents' RDDs at a batch time to its own RDD at that time.
- * Built by the context at start from the stream's {@link Node}, with its whole configuration final from
- * construction (zero time, remember duration, settings, and whatever a restart restores). Subclasses declare
- * only {@link #compute}; this class computes each time at most once, persists and cuts lineage as configured,
- * and forgets RDDs once nothing can ask for them again.
+ * {@link StreamGraph} builds it at start from the stream's {@link Node}, with its whole configuration final from
+ * construction: the {@link OperatorContext} (SparkContext, batch grid, state placement, skipped batches), its
+ * settings, remember duration, parents, and whatever a restart restores. Subclasses declare only {@link #compute};
+ * this class computes each time at most once, under the stream's call site, names any failure with the operator and
+ * the batch, persists and cuts lineage as configured, and forgets RDDs once nothing can ask for them again.
  */
 public abstract class Operator<T> {
     /**
-     * What an operator is built with: its runtime graph, its description and settings, the zero time, how
-     * long it remembers its RDDs, its runtime parents, and the start plan (what a restart restores).
+     * What an operator is built with: the running context, its description and settings, how long it remembers
+     * its RDDs, its runtime parents, and the start plan (what a restart restores).
      */
-    public record Config(StreamGraph graph, Node<?> node, Node.Settings settings, Time zeroTime,
-            Duration rememberDuration, List<Operator<?>> parents, StartPlan plan) {
+    public record Config(OperatorContext context, Node<?> node, Node.Settings settings, Duration rememberDuration,
+            List<Operator<?>> parents, StartPlan plan) {
     }
 
-    private final StreamGraph graph;
+    private final OperatorContext context;
     private final int id;
     private final String kind;
     private final String callSite;
     private final List<Operator<?>> parents;
-    private final List<Object> userFunctions;
     private final RddSeries<T> generated;
     private final String name;
     private final StorageLevel storageLevel;
     private final Duration checkpointInterval;
-    private final Duration slide;
     private final Duration rememberDuration;
-    private final Time zeroTime;
-    private final BatchGrid grid; // zero time and slide
+    private final BatchGrid grid; // the context's zero time, this operator's slide
 
     protected Operator(Config config) {
         Node<?> node = config.node();
-        this.graph = config.graph();
+        this.context = config.context();
         this.id = node.id();
         this.kind = node.kind();
         this.callSite = node.callSite();
         this.parents = List.copyOf(config.parents());
-        this.userFunctions = node.userFunctions();
         this.name = config.settings().name();
         this.storageLevel = config.settings().storageLevel();
         this.generated = config.settings().internal() ? RddSeries.internal() : new RddSeries<>();
         this.checkpointInterval = config.settings().checkpointInterval();
-        this.slide = node.slide();
         this.rememberDuration = config.rememberDuration();
-        this.zeroTime = config.zeroTime();
-        this.grid = new BatchGrid(zeroTime, slide);
+        this.grid = context.grid().withStep(node.slide());
     }
 
-    /** The RDD of batch {@code time}, or empty when this operator has none at that time. */
-    protected abstract Optional<JavaRDD<T>> compute(Time time);
+    /**
+     * The RDD of batch {@code time}, or empty when this operator has none at that time. Whatever it throws (Spark's
+     * checked exceptions thrown from Scala, a user function's) reaches the scheduler once, naming this operator and
+     * the batch.
+     */
+    protected abstract Optional<JavaRDD<T>> compute(Time time) throws Exception;
 
     /** How often this operator produces an RDD. */
     public final Duration slide() {
-        return slide;
+        return grid.step();
+    }
+
+    /** This operator's batch times: the context's zero time, stepped by its slide. */
+    public final BatchGrid grid() {
+        return grid;
     }
 
     /** Synchronized so that a user thread's slice() and the event loop never compute the same time twice. */
@@ -76,16 +80,14 @@ public abstract class Operator<T> {
         if (existing.isPresent()) {
             return existing;
         }
-        Optional<JavaRDD<T>> computed = graph.withCallSite(callSite, () -> graph.isSkipped(time)
-                && this instanceof InputOperator ? Optional.of(graph.sparkContext().<T>emptyRDD())
-                : computeNamingFailures(time));
+        Optional<JavaRDD<T>> computed = context.withCallSite(callSite, () -> computeNamingFailures(time));
         return computed.map(rdd -> {
             rdd.setName(describe() + " @ " + time.milliseconds());
             return generated.add(time, rdd, storageLevel, isCheckpointTime(time) && cutsLineageOfOutput());
         });
     }
 
-    /** Any failure (Spark's are often checked exceptions thrown from Scala) names this operator and the batch. */
+    /** Any failure (Spark's are often checked exceptions thrown from Scala) names the operator and batch, once. */
     private Optional<JavaRDD<T>> computeNamingFailures(Time time) {
         try {
             return compute(time);
@@ -119,10 +121,7 @@ public abstract class Operator<T> {
      * Streaming does: a queue source polled here hands out its RDDs in time order).
      */
     public final List<JavaRDD<T>> slice(Time fromExclusive, Time toInclusive) {
-        List<Time> times = new ArrayList<>();
-        for (Time t = toInclusive; t.isAfter(fromExclusive); t = t.minus(slide())) {
-            times.add(0, t);
-        }
+        List<Time> times = grid.between(fromExclusive, toInclusive);
         List<JavaRDD<T>> result = new ArrayList<>(times.size());
         for (Time t : times) {
             getOrCompute(t).ifPresent(result::add);
@@ -168,8 +167,8 @@ public abstract class Operator<T> {
         return Optional.empty();
     }
 
-    public final StreamGraph graph() {
-        return graph;
+    public final OperatorContext context() {
+        return context;
     }
 
     public final int id() {
@@ -178,10 +177,6 @@ public abstract class Operator<T> {
 
     public final List<Operator<?>> parents() {
         return parents;
-    }
-
-    public final List<Object> userFunctions() {
-        return userFunctions;
     }
 
     public final String kind() {
@@ -221,7 +216,7 @@ public abstract class Operator<T> {
     }
 
     public final Time zeroTime() {
-        return zeroTime;
+        return grid.zero();
     }
 
     /** The RDDs currently remembered, for tests and diagnostics. */

@@ -1,12 +1,10 @@
 package io.sluice.dstream.internal;
 
+import io.sluice.rdd.BatchTimeMap;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.LocalCachedRDD;
 import io.sluice.rdd.internal.Lineage;
-import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.storage.StorageLevel;
 
@@ -22,7 +20,7 @@ import org.apache.spark.storage.StorageLevel;
  * Users' streams keep Spark's persistence, so that their RDDs show the storage level they asked for.
  */
 public final class RddSeries<T> {
-    private final NavigableMap<Time, JavaRDD<T>> rdds = new ConcurrentSkipListMap<>();
+    private final BatchTimeMap<JavaRDD<T>> rdds = new BatchTimeMap<>();
     private final boolean internal;
     private volatile JavaRDD<T> anchor;
 
@@ -40,7 +38,7 @@ public final class RddSeries<T> {
     }
 
     public Optional<JavaRDD<T>> get(Time time) {
-        return Optional.ofNullable(rdds.get(time));
+        return rdds.get(time);
     }
 
     /**
@@ -65,8 +63,7 @@ public final class RddSeries<T> {
 
     /** Forgets the RDDs up to and including {@code time}, oldest first, keeping the newest cut one as the anchor. */
     public void forgetThrough(Time time) {
-        Map<Time, JavaRDD<T>> old = rdds.headMap(time, true);
-        for (JavaRDD<T> rdd : old.values()) { // oldest first
+        for (JavaRDD<T> rdd : rdds.forgetThrough(time).values()) { // oldest first
             if (Lineage.isCut(rdd)) {
                 JavaRDD<T> previousAnchor = anchor;
                 anchor = rdd;
@@ -79,7 +76,6 @@ public final class RddSeries<T> {
                 rdd.unpersist(false);
             }
         }
-        old.clear();
     }
 
     public int size() {

@@ -20,9 +20,14 @@ import java.util.function.Function;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 
-/** The engine's side of an {@link InputSource}: the operator that runs it as the input of a stream. */
-public final class SourceOperator<T> extends InputOperator<T> {
-    /** What of the running context a source may use, besides the graph's SparkContext and batch interval. */
+/**
+ * The engine's side of an {@link InputSource}: the operator, without parents, that runs it as the input of a
+ * stream. It starts and stops the source with the context, gives an empty RDD at the batches a restart skips,
+ * asks the source for its report of a batch (feeding the backpressure rate controller, when it is on), and hands
+ * it the positions and checkpoint events of recovery. Every input of a graph is one of these, built-in or not.
+ */
+public final class SourceOperator<T> extends Operator<T> {
+    /** What of the running context a source may use, besides the operator context's SparkContext and grid. */
     public record Environment(Clock clock, Function<String, String> settings, Consumer<StreamingListener> listeners) {
     }
 
@@ -54,10 +59,13 @@ public final class SourceOperator<T> extends InputOperator<T> {
 
     @Override
     protected Optional<JavaRDD<T>> compute(Time time) {
+        if (context().isSkipped(time)) {
+            return Optional.of(context().sparkContext().emptyRDD()); // adds nothing to state or windows
+        }
         return source.compute(time);
     }
 
-    @Override
+    /** Called once when the context starts, before the first batch. */
     public void start() {
         RateSettings settings = RateSettings.from(environment.settings());
         if (settings.enabled()) {
@@ -74,12 +82,12 @@ public final class SourceOperator<T> extends InputOperator<T> {
         return controller == null ? OptionalLong.empty() : controller.rate();
     }
 
-    @Override
+    /** Called once when the context stops; {@code gracefully} means: hand over what was received first. */
     public void stop(boolean gracefully) {
         source.stop(gracefully);
     }
 
-    @Override
+    /** What the source reports for batch {@code time}; only asked after the batch's RDD was computed. */
     public BatchReport report(Time time) {
         BatchReport report = source.report(time);
         RateController controller = rateController;
@@ -89,17 +97,20 @@ public final class SourceOperator<T> extends InputOperator<T> {
         return report;
     }
 
-    @Override
+    /**
+     * Whether a batch of this source, computed again after a driver restart, holds the same records: a restarted
+     * application continues exactly only if all its sources are replayable.
+     */
     public boolean replayable() {
         return source.replayable();
     }
 
-    @Override
+    /** Where the source stands after batch {@code time}, for the checkpoint (see {@link InputSource}). */
     public Optional<String> positionAfter(Time time) {
         return source.positionAfter(time);
     }
 
-    @Override
+    /** The checkpoint of batch {@code time} is durable (called on the checkpoint writer's thread). */
     public void checkpointWritten(Time time) {
         source.checkpointWritten(time);
     }
@@ -117,12 +128,12 @@ public final class SourceOperator<T> extends InputOperator<T> {
     private final class Context implements SourceContext {
         @Override
         public JavaSparkContext sparkContext() {
-            return graph().sparkContext();
+            return context().sparkContext();
         }
 
         @Override
         public BatchGrid grid() {
-            return new BatchGrid(zeroTime(), slide());
+            return SourceOperator.this.grid();
         }
 
         @Override

@@ -1,9 +1,9 @@
 package io.sluice.dstream.internal;
 
 import io.sluice.dstream.internal.state.StatePlacement;
-
 import io.sluice.dstream.scheduler.StateOperatorInfo;
 import io.sluice.dstream.source.BatchReport;
+import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.ExecutorPeers;
 import io.sluice.rdd.internal.JobTags;
@@ -13,25 +13,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /**
  * The running graph of one context, built once at start from its frozen {@link GraphDescription}: every
- * stream's operator (parents first), the output operations, and the batches a restart skips. It only
- * generates jobs and forgets old RDDs.
+ * stream's operator (parents first, each given the same {@link OperatorContext}), the output operations, and
+ * the sources among the operators. On the scheduler's event loop it generates a batch's jobs (one per output
+ * that has an RDD at that time, tagged with the batch and the output's call site), gathers what the sources
+ * and the stateful operators report of a completed batch, and has the operators forget the RDDs no later batch
+ * needs; when the context stops it releases every RDD they keep.
  */
 public final class StreamGraph {
-    /** Spark's local properties for the call site of what a thread makes ({@code CallSite.SHORT_FORM}, LONG_FORM). */
-    private static final String SHORT_CALL_SITE = "callSite.short";
-    private static final String LONG_CALL_SITE = "callSite.long";
-    private final JavaSparkContext sc;
-    private final Duration batchInterval;
+    private final OperatorContext context;
     private final List<Operator<?>> operators;
-    private final List<InputOperator<?>> inputs;
+    private final List<SourceOperator<?>> inputs;
     private final List<OutputOperation<?>> outputs;
-    private final Set<Time> skipped;
-    private final StatePlacement statePlacement;
 
     /**
      * Builds the operators of {@code description} (validated and frozen) with zero time {@code zero}.
@@ -41,21 +37,19 @@ public final class StreamGraph {
      */
     public StreamGraph(JavaSparkContext sc, GraphDescription description, Time zero, Set<Time> skipped,
             StartPlan plan) {
-        this.sc = sc;
         // placement orders the executors itself; local mode has none (and skips asking the master)
-        this.statePlacement = new StatePlacement(() -> sc.sc().isLocal() ? List.of() : ExecutorPeers.of(sc.sc()));
-        this.batchInterval = description.batchInterval();
-        this.skipped = Set.copyOf(skipped);
+        StatePlacement placement = new StatePlacement(() -> sc.sc().isLocal() ? List.of() : ExecutorPeers.of(sc.sc()));
+        this.context = new OperatorContext(sc, new BatchGrid(zero, description.batchInterval()), skipped, placement);
         List<Duration> remember = description.rememberDurations();
         List<Operator<?>> built = new ArrayList<>();
-        List<InputOperator<?>> sources = new ArrayList<>();
+        List<SourceOperator<?>> sources = new ArrayList<>();
         for (Node<?> node : description.nodes()) {
             List<Operator<?>> parents = new ArrayList<>();
             node.parents().forEach(p -> parents.add(built.get(p.id())));
-            Operator<?> op = node.factory().build(new Operator.Config(this, node, description.settings(node), zero,
+            Operator<?> op = node.factory().build(new Operator.Config(context, node, description.settings(node),
                     remember.get(node.id()), parents, plan));
             built.add(op);
-            if (op instanceof InputOperator<?> input) {
+            if (op instanceof SourceOperator<?> input) {
                 sources.add(input);
             }
         }
@@ -74,10 +68,6 @@ public final class StreamGraph {
         return new OutputOperation<>(parent, out.kind(), out.callSite(), out.action(), id);
     }
 
-    public boolean isSkipped(Time time) {
-        return !skipped.isEmpty() && skipped.contains(time);
-    }
-
     /** The jobs of batch {@code time}, one per output operation that has an RDD at that time, in order. */
     public List<Job> generateJobs(Time time) {
         List<Job> jobs = new ArrayList<>();
@@ -85,11 +75,11 @@ public final class StreamGraph {
             for (OutputOperation<?> out : outputs) {
                 // Spark jobs run while computing the batch's RDDs on the driver (a transform that counts, a range
                 // partitioner's sampling) belong to the batch and to the output that asked for them.
-                JobTags.tag(sc.sc(), time.milliseconds(), out.callSite());
+                JobTags.tag(context.sparkContext().sc(), time.milliseconds(), out.callSite());
                 out.generateJob(time).ifPresent(jobs::add);
             }
         } finally {
-            JobTags.clear(sc.sc());
+            JobTags.clear(context.sparkContext().sc());
         }
         return jobs;
     }
@@ -97,7 +87,7 @@ public final class StreamGraph {
     /** What each input reported for batch {@code time}, by its name (inputs of the same name summed). */
     public Map<String, BatchReport> inputReport(Time time) {
         Map<String, BatchReport> reports = new LinkedHashMap<>();
-        for (InputOperator<?> input : inputs) {
+        for (SourceOperator<?> input : inputs) {
             String name = input.name() != null ? input.name() : input.callSite();
             reports.merge(name, input.report(time), BatchReport::plus);
         }
@@ -118,41 +108,24 @@ public final class StreamGraph {
         operators.forEach(Operator::release);
     }
 
+    /** Batch {@code time} completed: the operators the outputs reach forget what no later batch needs. */
     public void clearOlderThanNeeded(Time time) {
         for (OutputOperation<?> out : outputs) {
             out.parent().clearOlderThanNeeded(time);
         }
     }
 
-    /**
-     * Runs {@code body} with {@code callSite} as the call site of the RDDs and jobs it makes, in both of Spark's
-     * forms: with the long form unset too, Spark would walk the thread's stack for every RDD made (most of the
-     * time spent generating a batch).
-     */
-    <R> R withCallSite(String callSite, Supplier<R> body) {
-        String previousShort = sc.getLocalProperty(SHORT_CALL_SITE);
-        String previousLong = sc.getLocalProperty(LONG_CALL_SITE);
-        sc.setLocalProperty(SHORT_CALL_SITE, callSite);
-        sc.setLocalProperty(LONG_CALL_SITE, callSite);
-        try {
-            return body.get();
-        } finally {
-            sc.setLocalProperty(SHORT_CALL_SITE, previousShort);
-            sc.setLocalProperty(LONG_CALL_SITE, previousLong);
-        }
-    }
-
-    /** Where the stateful operators' state partitions run: spread over the executors (none in local mode). */
+    /** Where the stateful operators' state partitions run (the autoscaler names the executors). */
     public StatePlacement statePlacement() {
-        return statePlacement;
+        return context.statePlacement();
     }
 
     public JavaSparkContext sparkContext() {
-        return sc;
+        return context.sparkContext();
     }
 
     public Duration batchInterval() {
-        return batchInterval;
+        return context.grid().step();
     }
 
     /** The operators, in creation order (the operator of node {@code i} at index {@code i}). */
@@ -160,7 +133,7 @@ public final class StreamGraph {
         return operators;
     }
 
-    public List<InputOperator<?>> inputs() {
+    public List<SourceOperator<?>> inputs() {
         return inputs;
     }
 

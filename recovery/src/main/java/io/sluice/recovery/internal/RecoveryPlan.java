@@ -1,5 +1,6 @@
 package io.sluice.recovery.internal;
 
+import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,20 +22,16 @@ public record RecoveryPlan(List<Time> rerun, List<Time> skipped, Time firstTimer
     }
 
     public static RecoveryPlan of(Checkpoint checkpoint, Time now, boolean skipMissed) {
-        long interval = checkpoint.batchInterval().toMillis();
-        long zero = checkpoint.zeroTime().milliseconds();
+        BatchGrid grid = new BatchGrid(checkpoint.zeroTime(), checkpoint.batchInterval());
         TreeSet<Time> rerun = new TreeSet<>(checkpoint.pending());
-        List<Time> skipped = new ArrayList<>();
-        // The last batch time the timer would have fired by now, on the checkpoint's grid.
-        Time due = new Time(zero + Math.floorDiv(now.milliseconds() - zero, interval) * interval);
-        Time t = checkpoint.nextBatchTime();
-        for (; !t.isAfter(due); t = new Time(t.milliseconds() + interval)) {
-            if (skipMissed) {
-                skipped.add(t);
-            } else {
-                rerun.add(t);
-            }
+        // The batches from the next one through the last the timer would have fired by now.
+        Time next = checkpoint.nextBatchTime();
+        Time due = grid.floor(now);
+        List<Time> missed = grid.timesFrom(next, due);
+        List<Time> skipped = skipMissed ? missed : List.of();
+        if (!skipMissed) {
+            rerun.addAll(missed);
         }
-        return new RecoveryPlan(new ArrayList<>(rerun), skipped, t);
+        return new RecoveryPlan(new ArrayList<>(rerun), skipped, missed.isEmpty() ? next : grid.next(due));
     }
 }

@@ -1,5 +1,7 @@
 package io.sluice.state.internal;
 
+import io.sluice.rdd.BatchTimeMap;
+import io.sluice.rdd.Time;
 import java.io.Serializable;
 import java.util.HashMap;
 import java.util.Map;
@@ -38,7 +40,7 @@ public final class StateFiguresAccumulator extends AccumulatorV2<StateFiguresAcc
     }
 
     /** By batch time, then partition; guarded by this (Spark merges on its scheduler's thread). */
-    private final TreeMap<Long, Map<Integer, PartitionFigures>> entries = new TreeMap<>();
+    private final BatchTimeMap<Map<Integer, PartitionFigures>> entries = new BatchTimeMap<>();
 
     @Override
     public synchronized boolean isZero() {
@@ -59,14 +61,15 @@ public final class StateFiguresAccumulator extends AccumulatorV2<StateFiguresAcc
 
     @Override
     public synchronized void add(PartitionFigures figures) {
-        entries.computeIfAbsent(figures.batchTime(), t -> new HashMap<>()).put(figures.partition(), figures);
+        entries.computeIfAbsent(new Time(figures.batchTime()), t -> new HashMap<>()).put(figures.partition(), figures);
     }
 
     @Override
     public void merge(AccumulatorV2<PartitionFigures, Map<Long, Map<Integer, PartitionFigures>>> other) {
         Map<Long, Map<Integer, PartitionFigures>> theirs = other.value(); // a copy: no two locks held at once
         synchronized (this) {
-            theirs.forEach((t, partitions) -> entries.computeIfAbsent(t, k -> new HashMap<>()).putAll(partitions));
+            theirs.forEach((t, partitions) -> entries.computeIfAbsent(new Time(t), k -> new HashMap<>())
+                    .putAll(partitions));
         }
     }
 
@@ -74,13 +77,13 @@ public final class StateFiguresAccumulator extends AccumulatorV2<StateFiguresAcc
     @Override
     public synchronized Map<Long, Map<Integer, PartitionFigures>> value() {
         Map<Long, Map<Integer, PartitionFigures>> copy = new TreeMap<>();
-        entries.forEach((t, partitions) -> copy.put(t, Map.copyOf(partitions)));
+        entries.forEach((t, partitions) -> copy.put(t.milliseconds(), Map.copyOf(partitions)));
         return copy;
     }
 
     /** Removes and sums the figures of batch {@code batchTime}; empty when no partition reported any. */
     public synchronized Optional<Totals> take(long batchTime) {
-        Map<Integer, PartitionFigures> partitions = entries.remove(batchTime);
+        Map<Integer, PartitionFigures> partitions = entries.remove(new Time(batchTime)).orElse(null);
         if (partitions == null || partitions.isEmpty()) {
             return Optional.empty();
         }
@@ -99,6 +102,6 @@ public final class StateFiguresAccumulator extends AccumulatorV2<StateFiguresAcc
 
     /** Drops the figures of every batch at or before {@code batchTime}. */
     public synchronized void forgetThrough(long batchTime) {
-        entries.headMap(batchTime, true).clear();
+        entries.forgetThrough(new Time(batchTime));
     }
 }

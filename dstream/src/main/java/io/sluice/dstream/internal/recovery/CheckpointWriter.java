@@ -1,9 +1,10 @@
 package io.sluice.dstream.internal.recovery;
 
-import io.sluice.dstream.internal.InputOperator;
+import io.sluice.dstream.internal.SourceOperator;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.StreamGraph;
 import io.sluice.dstream.internal.scheduler.BatchScheduler;
+import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.CheckpointStore;
@@ -42,7 +43,7 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
     private final CheckpointStore store;
     private final StreamGraph graph;
     private final List<StateCheckpointObserver<?, ?>> states;
-    private final Time zeroTime;
+    private final BatchGrid grid; // the context's zero time and batch interval
     private final ExecutorService io;
     // The fields below are touched on the scheduler's event loop only.
     private final TreeSet<Time> generated = new TreeSet<>();
@@ -59,12 +60,12 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
     /**
      * @param lastCheckpointed the batch of the checkpoint this run recovered from, or null on a first start
      */
-    public CheckpointWriter(CheckpointStore store, StreamGraph graph, List<StateCheckpointObserver<?, ?>> states, Time zeroTime,
-            Time lastCheckpointed) {
+    public CheckpointWriter(CheckpointStore store, StreamGraph graph, List<StateCheckpointObserver<?, ?>> states,
+            Time zeroTime, Time lastCheckpointed) {
         this.store = store;
         this.graph = graph;
         this.states = List.copyOf(states);
-        this.zeroTime = zeroTime;
+        this.grid = new BatchGrid(zeroTime, graph.batchInterval());
         this.lastGenerated = lastCheckpointed;
         this.io = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "sluice-checkpoint-writer");
@@ -146,20 +147,16 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
                 from = done.minus(remember);
             }
         }
-        List<Time> times = new ArrayList<>();
-        for (Time t = from.isBefore(zeroTime) ? zeroTime : from; !t.isAfter(done); t = t.plus(graph.batchInterval())) {
-            times.add(t);
-        }
+        List<Time> times = new ArrayList<>(grid.timesFrom(from.isBefore(grid.zero()) ? grid.zero() : from, done));
         times.addAll(pending);
         List<Checkpoint.SourcePosition> positions = new ArrayList<>();
-        for (InputOperator<?> input : graph.inputs()) {
+        for (SourceOperator<?> input : graph.inputs()) {
             for (Time t : times) {
                 input.positionAfter(t).ifPresent(p -> positions.add(
                         new Checkpoint.SourcePosition(input.stableId(), t, p)));
             }
         }
-        return new Checkpoint(done, graph.batchInterval(), zeroTime, pending,
-                lastGenerated.plus(graph.batchInterval()), operators, positions,
+        return new Checkpoint(done, grid.step(), grid.zero(), pending, grid.next(lastGenerated), operators, positions,
                 stateFiles.stream().map(StateSnapshotFiles::toRecord).toList());
     }
 
@@ -175,7 +172,7 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
             return;
         }
         lastWritten = checkpoint.batchTime();
-        for (InputOperator<?> input : graph.inputs()) {
+        for (SourceOperator<?> input : graph.inputs()) {
             try {
                 input.checkpointWritten(checkpoint.batchTime());
             } catch (RuntimeException e) {

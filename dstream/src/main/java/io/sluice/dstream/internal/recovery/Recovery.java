@@ -2,7 +2,7 @@ package io.sluice.dstream.internal.recovery;
 
 import io.sluice.dstream.internal.Durations;
 import io.sluice.dstream.internal.GraphDescription;
-import io.sluice.dstream.internal.InputOperator;
+import io.sluice.dstream.internal.SourceOperator;
 import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.StartPlan;
@@ -249,7 +249,7 @@ public final class Recovery {
         StreamGraph graph = inputsStarted(new StreamGraph(sc, description, recovered.zeroTime(),
                 Set.copyOf(batches.skipped()), plan));
         List<String> lossy = new ArrayList<>();
-        for (InputOperator<?> input : graph.inputs()) {
+        for (SourceOperator<?> input : graph.inputs()) {
             if (!input.replayable()) {
                 lossy.add(input.describe());
             }
@@ -264,7 +264,7 @@ public final class Recovery {
 
     /** Sources start once their graph is built: they read their settings then, so they know if they replay. */
     private static StreamGraph inputsStarted(StreamGraph graph) {
-        for (InputOperator<?> input : graph.inputs()) {
+        for (SourceOperator<?> input : graph.inputs()) {
             input.start();
         }
         return graph;

@@ -58,7 +58,7 @@ final class StateCheckpointObserver<K, S> implements BatchScheduler.BatchObserve
         if (!op.isStateCheckpointTime(time)) {
             return List.of();
         }
-        var sc = op.graph().sparkContext().sc();
+        var sc = op.context().sparkContext().sc();
         JobTags.tag(sc, time.milliseconds(), callSite); // jobs run computing the state belong to this one
         Optional<JavaRDD<StateVersion<K, S>>> versions;
         try {

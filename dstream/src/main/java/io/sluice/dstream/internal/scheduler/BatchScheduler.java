@@ -9,7 +9,7 @@ import io.sluice.dstream.scheduler.OutputOperationInfo;
 import io.sluice.dstream.scheduler.StateOperatorInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.dstream.source.BatchReport;
-import io.sluice.rdd.internal.Deadline;
+import io.sluice.rdd.Deadline;
 import io.sluice.rdd.internal.JobTags;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -112,11 +112,6 @@ public final class BatchScheduler {
     private volatile Time steppedThrough; // a stepped timer's last allowed batch: it closes its group
 
     public BatchScheduler(StreamGraph graph, Clock clock, ListenerBus listeners, Consumer<Throwable> errors,
-            List<BatchObserver> observers, int concurrentJobs, String name) {
-        this(graph, clock, listeners, errors, observers, concurrentJobs, name, Groups.NONE);
-    }
-
-    public BatchScheduler(StreamGraph graph, Clock clock, ListenerBus listeners, Consumer<Throwable> errors,
             List<BatchObserver> observers, int concurrentJobs, String name, Groups groups) {
         this.groups = groups;
         this.graph = graph;
@@ -137,13 +132,8 @@ public final class BatchScheduler {
 
     /**
      * Starts the loop; {@code rerun} batches (from a recovered checkpoint) are generated first, then the timer
-     * fires from {@code firstTimerBatch} on.
+     * fires from {@code firstTimerBatch} on; a {@code stepped} timer fires only the batches {@link #allow}ed.
      */
-    public void start(List<Time> rerun, Time firstTimerBatch) {
-        start(rerun, firstTimerBatch, false);
-    }
-
-    /** As {@link #start(List, Time)}; a {@code stepped} timer fires only the batches {@link #allow}ed. */
     public void start(List<Time> rerun, Time firstTimerBatch, boolean stepped) {
         loop.start();
         for (Time t : rerun) {
@@ -163,16 +153,10 @@ public final class BatchScheduler {
     }
 
     /**
-     * Stops generating batches. Gracefully: waits (up to {@code timeout}) for every generated batch to finish;
-     * otherwise cancels the running Spark jobs. Returns the last batch time the timer fired.
-     */
-    public Time stop(boolean gracefully, Duration timeout) {
-        return stop(gracefully, timeout, () -> false);
-    }
-
-    /**
-     * As {@link #stop(boolean, Duration)}; when stopping gracefully and {@code pendingInput} says received data
-     * waits for a batch, one more batch (the next batch time, generated at once) takes it.
+     * Stops generating batches. Gracefully: waits (up to {@code timeout}) for every generated batch to finish,
+     * and when {@code pendingInput} says received data waits for a batch, one more batch (the next batch time,
+     * generated at once) takes it; otherwise cancels the running Spark jobs. Returns the last batch time the
+     * timer fired.
      */
     public Time stop(boolean gracefully, Duration timeout, java.util.function.BooleanSupplier pendingInput) {
         Time last = timer == null ? null : timer.stop();
@@ -210,7 +194,7 @@ public final class BatchScheduler {
     }
 
     /** Blocks until every batch posted so far has completed, or {@code timeout} has passed. */
-    public boolean awaitIdle(Duration timeout) {
+    private boolean awaitIdle(Duration timeout) {
         Deadline deadline = Deadline.after(timeout);
         synchronized (unfinished) {
             return deadline.await(unfinished, () -> unfinished.get() == 0);

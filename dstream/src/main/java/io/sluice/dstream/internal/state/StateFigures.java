@@ -2,13 +2,12 @@ package io.sluice.dstream.internal.state;
 
 import io.sluice.dstream.scheduler.StateCheckpointInfo;
 import io.sluice.dstream.scheduler.StateOperatorInfo;
+import io.sluice.rdd.BatchTimeMap;
 import io.sluice.rdd.Time;
 import io.sluice.state.internal.StateFiguresAccumulator;
 import io.sluice.state.internal.StateFiguresAccumulator.PartitionFigures;
 import io.sluice.state.internal.StateRDD;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.SparkContext;
 
 /**
@@ -19,7 +18,7 @@ import org.apache.spark.SparkContext;
 final class StateFigures {
     private final String operatorId;
     private final StateFiguresAccumulator tasks = new StateFiguresAccumulator();
-    private final Map<Time, StateCheckpointInfo> checkpoints = new ConcurrentHashMap<>();
+    private final BatchTimeMap<StateCheckpointInfo> checkpoints = new BatchTimeMap<>();
 
     StateFigures(SparkContext sc, String operatorId) {
         this.operatorId = operatorId;
@@ -48,7 +47,7 @@ final class StateFigures {
     /** Removes and returns the figures of batch {@code time}, whose state has {@code partitions} partitions. */
     Optional<StateOperatorInfo> take(Time time, int partitions) {
         Optional<StateFiguresAccumulator.Totals> reported = tasks.take(time.milliseconds());
-        StateCheckpointInfo checkpoint = checkpoints.remove(time);
+        StateCheckpointInfo checkpoint = checkpoints.remove(time).orElse(null);
         if (reported.isEmpty() && checkpoint == null) {
             return Optional.empty();
         }
@@ -60,6 +59,6 @@ final class StateFigures {
     /** Drops what batches at or before {@code time} left (a partition recomputed after its batch completed). */
     void forgetThrough(Time time) {
         tasks.forgetThrough(time.milliseconds());
-        checkpoints.keySet().removeIf(t -> !t.isAfter(time));
+        checkpoints.forgetThrough(time);
     }
 }

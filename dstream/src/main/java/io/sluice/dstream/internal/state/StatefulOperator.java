@@ -11,7 +11,7 @@ import io.sluice.dstream.scheduler.StateCheckpointInfo;
 import io.sluice.dstream.scheduler.StateOperatorInfo;
 import io.sluice.rdd.internal.CachedBlocks;
 import io.sluice.rdd.internal.Exchange;
-import io.sluice.rdd.BatchGrid;
+import io.sluice.rdd.BatchTimeMap;
 import io.sluice.rdd.ExecutorLocation;
 import io.sluice.rdd.KeyGroupPartitioner;
 import io.sluice.rdd.Time;
@@ -23,13 +23,10 @@ import io.sluice.state.internal.StateRDD;
 import io.sluice.state.internal.StateShuffle;
 import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.checkpoint.StateLifecycle;
-import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -72,7 +69,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     private final Operator<Tuple2<K, V>> parent;
     private final KeyGroupPartitioner configured;
     /** The state's partitioner from each batch time on, where it changed from {@link #configured}. */
-    private final NavigableMap<Time, KeyGroupPartitioner> layouts = new ConcurrentSkipListMap<>();
+    private final BatchTimeMap<KeyGroupPartitioner> layouts = new BatchTimeMap<>();
     /** A partitioner asked for and not yet applied (the next new batch takes it). */
     private final AtomicReference<KeyGroupPartitioner> requested = new AtomicReference<>();
     private Time newest; // the newest batch whose state RDD was made (guarded by this)
@@ -95,7 +92,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         this.parent = p;
         this.configured = partitioner;
         this.initialState = initialState;
-        this.figures = new StateFigures(config.graph().sparkContext().sc(), stableId());
+        this.figures = new StateFigures(config.context().sparkContext().sc(), stableId());
         // A restored state is in the checkpoint's layout: the first batch moves it if that differs.
         this.lifecycle = config.plan().stateOf(stableId(), kind(), describe(), partitioner, slide(), backend);
     }
@@ -170,8 +167,7 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     }
 
     private KeyGroupPartitioner layoutAt(Time time) {
-        Map.Entry<Time, KeyGroupPartitioner> e = layouts.floorEntry(time);
-        return e == null ? configured : e.getValue();
+        return layouts.atOrBefore(time).map(Map.Entry::getValue).orElse(configured);
     }
 
     /** The partitioner of batch {@code time}; a new batch after every other one takes a pending request. */
@@ -203,10 +199,10 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         KeyGroupPartitioner partitioner = partitionerOf(time);
         JavaRDD<?> previous = inLayout(previous(time, partitioner), partitioner, time);
         JavaRDD<Tuple2<K, V>> data = parent.getOrCompute(time)
-                .orElseGet(() -> graph().sparkContext().<Tuple2<K, V>>emptyRDD());
+                .orElseGet(() -> context().sparkContext().<Tuple2<K, V>>emptyRDD());
         Exchange<K, V> exchange = Exchange.of(data.rdd(), partitioner, shuffleSerializer());
         exchanges.add(time, exchange);
-        List<ExecutorLocation> executors = graph().statePlacement().executors(); // asked once a batch
+        List<ExecutorLocation> executors = context().statePlacement().executors(); // asked once a batch
         int partitionsPerExecutor = (partitioner.numPartitions() + Math.max(1, executors.size()) - 1)
                 / Math.max(1, executors.size());
         @SuppressWarnings("unchecked")
@@ -320,10 +316,8 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         exchanges.forgetThrough(oldestKept);
         lifecycle.forgetThrough(oldestKept);
         figures.forgetThrough(oldestKept);
-        Time layoutKept = layouts.floorKey(oldestKept);
-        if (layoutKept != null) {
-            layouts.headMap(layoutKept, false).clear();
-        }
+        // the layout in force at oldestKept stays: the batches kept after it use it
+        layouts.atOrBefore(oldestKept).ifPresent(inForce -> layouts.forgetBefore(inForce.getKey()));
     }
 
     /** The figures the tasks reported for completed batch {@code time}, and its state checkpoint if it wrote one. */
@@ -355,17 +349,8 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         return false;
     }
 
-    /** State RDDs currently kept, for tests and diagnostics. */
-    public final int keptStates() {
-        return states.size();
-    }
-
-    public final Duration stateCheckpointInterval() {
-        return checkpointInterval();
-    }
-
     /** Whether the state of batch {@code time} is checkpointed: a batch time on the checkpoint interval's grid. */
     public final boolean isStateCheckpointTime(Time time) {
-        return new BatchGrid(zeroTime(), checkpointInterval()).contains(time);
+        return grid().withStep(checkpointInterval()).contains(time);
     }
 }

@@ -1,6 +1,5 @@
 package io.sluice.dstream.internal.ui;
 
-import io.sluice.dstream.internal.InputOperator;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.OutputOperation;
 import io.sluice.dstream.internal.SourceOperator;
@@ -53,18 +52,14 @@ public final class GraphView {
                 }
             }
             operators.add(new OperatorView(op.stableId(), op.kind(), op.name(), op.callSite(), parents,
-                    op instanceof InputOperator<?>, op instanceof StatefulOperator<?, ?, ?, ?, ?>, outputs));
+                    op instanceof SourceOperator<?>, op instanceof StatefulOperator<?, ?, ?, ?, ?>, outputs));
         }
         List<SourceView> sources = new ArrayList<>();
-        for (InputOperator<?> input : graph.inputs()) {
+        for (SourceOperator<?> input : graph.inputs()) {
             String name = input.name() != null ? input.name() : input.callSite();
             String receiver = null;
-            SourceOperator<?> limited = null;
-            if (input instanceof SourceOperator<?> s) {
-                limited = s;
-                receiver = s.source().receiving().map(Receiving::receiverName).orElse(null);
-            }
-            sources.add(new SourceView(name, input.stableId(), input.kind(), receiver, limited));
+            receiver = input.source().receiving().map(Receiving::receiverName).orElse(null);
+            sources.add(new SourceView(name, input.stableId(), input.kind(), receiver, input));
         }
         return new GraphView(operators, sources);
     }

@@ -137,11 +137,11 @@ public final class ReducedWindowOperator<K, V> extends Operator<Tuple2<K, V>> {
         // partition i of each batch, in time order.
         @SuppressWarnings("unchecked")
         JavaRDD<KeyedMap<K, V>>[] all = rdds.toArray(JavaRDD[]::new);
-        return graph().sparkContext().union(all).rdd();
+        return context().sparkContext().union(all).rdd();
     }
 
     private RDD<KeyedMap<K, V>> empty(int partitions) {
-        return graph().sparkContext().<KeyedMap<K, V>>parallelize(List.of(), partitions).rdd();
+        return context().sparkContext().<KeyedMap<K, V>>parallelize(List.of(), partitions).rdd();
     }
 
     /** Forgets window maps no batch can need any more (see {@link RddSeries}). */

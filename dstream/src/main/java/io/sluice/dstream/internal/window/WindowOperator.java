@@ -54,10 +54,10 @@ public final class WindowOperator<T> extends Operator<T> {
     protected Optional<JavaRDD<T>> compute(Time time) {
         List<JavaRDD<T>> rdds = parent.slice(time.minus(window), time);
         if (rdds.isEmpty()) {
-            return Optional.of(graph().sparkContext().emptyRDD());
+            return Optional.of(context().sparkContext().emptyRDD());
         }
         @SuppressWarnings("unchecked")
         JavaRDD<T>[] all = rdds.toArray(JavaRDD[]::new);
-        return Optional.of(graph().sparkContext().union(all));
+        return Optional.of(context().sparkContext().union(all));
     }
 }

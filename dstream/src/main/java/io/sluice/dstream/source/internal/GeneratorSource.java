@@ -3,6 +3,7 @@ package io.sluice.dstream.source.internal;
 import io.sluice.dstream.source.BatchReport;
 import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.source.SourceContext;
+import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.Transforms;
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ public final class GeneratorSource implements InputSource<String> {
     private final long seed;
     private final int partitions;
     private volatile JavaSparkContext sc;
-    private volatile long intervalMillis;
+    private volatile BatchGrid grid; // the batch interval's, from the epoch: a batch's number is the same in every run
 
     public GeneratorSource(long recordsPerBatch, int keys, long seed, int partitions) {
         if (recordsPerBatch < 0 || keys < 1 || partitions < 1) {
@@ -41,21 +42,20 @@ public final class GeneratorSource implements InputSource<String> {
     @Override
     public void start(SourceContext context) {
         sc = context.sparkContext();
-        intervalMillis = context.grid().step().toMillis();
+        grid = BatchGrid.ofEpoch(context.grid().step());
     }
 
     @Override
     public Optional<JavaRDD<String>> compute(Time time) {
-        return Optional.of(generate(sc, time, intervalMillis, recordsPerBatch, partitions, keys, seed));
+        return Optional.of(generate(sc, grid.stepsFromZero(time), recordsPerBatch, partitions, keys, seed));
     }
 
     /**
-     * The words of batch {@code time}: {@code records} over {@code partitions} partitions. The batch's number
-     * (its time over the interval, the same in every run) seeds the words, so a batch replays identically.
+     * The words of batch number {@code batch}: {@code records} over {@code partitions} partitions. The batch's
+     * number (its step on the epoch's grid, the same in every run) seeds the words, so a batch replays identically.
      */
-    static JavaRDD<String> generate(JavaSparkContext sc, Time time, long intervalMillis, long records, int partitions,
-            int keys, long seed) {
-        long batch = Math.floorDiv(time.milliseconds(), intervalMillis);
+    static JavaRDD<String> generate(JavaSparkContext sc, long batch, long records, int partitions, int keys,
+            long seed) {
         long perPartition = records / partitions;
         long remainder = records % partitions;
         List<Integer> ids = new ArrayList<>();

@@ -3,10 +3,10 @@ package io.sluice.dstream.source.internal;
 import io.sluice.dstream.source.BatchReport;
 import io.sluice.dstream.source.InputSource;
 import io.sluice.dstream.source.SourceContext;
+import io.sluice.rdd.BatchGrid;
+import io.sluice.rdd.BatchTimeMap;
 import io.sluice.rdd.Time;
-import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.spark.api.java.JavaRDD;
 
 /**
@@ -22,7 +22,7 @@ public final class RateSource implements InputSource<String> {
     private final long seed;
     private final int partitions;
     /** The records of each batch computed and not yet forgotten, for its report. */
-    private final NavigableMap<Time, Long> counts = new ConcurrentSkipListMap<>();
+    private final BatchTimeMap<Long> counts = new BatchTimeMap<>();
     private volatile SourceContext context;
 
     public RateSource(long recordsPerSecond, int keys, long seed, int partitions) {
@@ -45,21 +45,20 @@ public final class RateSource implements InputSource<String> {
     @Override
     public Optional<JavaRDD<String>> compute(Time time) {
         long rate = Math.max(1, Math.min(maxRate, context.rateLimit().orElse(maxRate)));
-        long intervalMillis = context.grid().step().toMillis();
-        long records = rate * intervalMillis / 1000;
+        BatchGrid grid = BatchGrid.ofEpoch(context.grid().step());
+        long records = rate * grid.step().toMillis() / 1000;
         counts.put(time, records);
-        return Optional.of(GeneratorSource.generate(context.sparkContext(), time, intervalMillis, records,
+        return Optional.of(GeneratorSource.generate(context.sparkContext(), grid.stepsFromZero(time), records,
                 partitions, keys, seed));
     }
 
     @Override
     public BatchReport report(Time time) {
-        Long n = counts.get(time);
-        return n == null ? BatchReport.NONE : new BatchReport(n, 0);
+        return counts.get(time).map(n -> new BatchReport(n, 0)).orElse(BatchReport.NONE);
     }
 
     @Override
     public void forgetOlderThan(Time oldestKept) {
-        counts.headMap(oldestKept).clear();
+        counts.forgetBefore(oldestKept);
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.recovery.internal.wal;
 
+import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.HadoopFiles;
 import java.io.DataInputStream;
@@ -120,7 +121,7 @@ public final class FileWriteAheadLog implements WriteAheadLog {
 
     private void roll(Time time) throws IOException {
         closeSegment();
-        long start = time.floor(settings.rollingInterval()).milliseconds();
+        long start = BatchGrid.ofEpoch(settings.rollingInterval()).floor(time).milliseconds();
         SegmentName next = new SegmentName(start, start + settings.rollingInterval().toMillis(), nextSequence++);
         FSDataOutputStream stream = fs.create(new Path(directory, next.fileName()), false);
         try {

@@ -2,9 +2,8 @@ package io.sluice.dstream.source.internal.file;
 
 import io.sluice.dstream.source.BatchReport;
 import io.sluice.dstream.source.internal.BadInputWarning;
+import io.sluice.rdd.BatchTimeMap;
 import io.sluice.rdd.Time;
-import java.util.NavigableMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /**
@@ -12,7 +11,7 @@ import org.apache.spark.api.java.JavaSparkContext;
  * once the batch's jobs ran, and forgotten with the batch.
  */
 public final class CountersByBatch {
-    private final NavigableMap<Time, BatchCounters> counters = new ConcurrentSkipListMap<>();
+    private final BatchTimeMap<BatchCounters> counters = new BatchTimeMap<>();
 
     /** New counters for batch {@code time} of the source {@code name}. */
     public BatchCounters open(JavaSparkContext sc, String name, Time time) {
@@ -22,19 +21,17 @@ public final class CountersByBatch {
     }
 
     public BatchReport report(Time time) {
-        BatchCounters c = counters.get(time);
-        return c == null ? BatchReport.NONE : new BatchReport(c.records(), c.skipped(), c.repaired());
+        return counters.get(time).map(c -> new BatchReport(c.records(), c.skipped(), c.repaired()))
+                .orElse(BatchReport.NONE);
     }
 
     /** The batch's counts are final once its jobs ran: its one warning, if it had bad input. */
     public void batchDone(String name, Time time) {
-        BatchCounters c = counters.get(time);
-        if (c != null && c.firstWarning()) {
-            BadInputWarning.log(name, time, c.repaired(), c.skipped(), c.firstProblem());
-        }
+        counters.get(time).filter(BatchCounters::firstWarning).ifPresent(c -> BadInputWarning.log(name, time,
+                c.repaired(), c.skipped(), c.firstProblem()));
     }
 
     public void forgetOlderThan(Time oldestKept) {
-        counters.headMap(oldestKept, true).clear();
+        counters.forgetThrough(oldestKept);
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.dstream.source.internal.file;
 
+import io.sluice.rdd.BatchTimeMap;
 import io.sluice.rdd.Time;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -9,8 +10,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * Decides which files each batch of a file stream reads, so that every file is read exactly once, also across
@@ -35,7 +36,7 @@ public final class FileSelection {
     private final long minFileAgeMillis;
     private volatile long ignoreUpTo;
     private final Map<String, Time> taken = new HashMap<>();
-    private final NavigableMap<Time, List<FileEntry>> batches = new ConcurrentSkipListMap<>();
+    private final BatchTimeMap<List<FileEntry>> batches = new BatchTimeMap<>();
     private Map<String, FileEntry> previousListing = Map.of();
 
     /** @param ignoreUpTo files modified at or before this time are never taken (Long.MIN_VALUE: none ignored) */
@@ -51,9 +52,9 @@ public final class FileSelection {
 
     /** The files of batch {@code time}, choosing them from {@code listing} unless the batch chose already. */
     public synchronized List<FileEntry> select(Time time, List<FileEntry> listing) {
-        List<FileEntry> chosen = batches.get(time);
-        if (chosen != null) {
-            return chosen;
+        Optional<List<FileEntry>> chosen = batches.get(time);
+        if (chosen.isPresent()) {
+            return chosen.get();
         }
         Map<String, FileEntry> now = new HashMap<>();
         List<FileEntry> result = new ArrayList<>();
@@ -91,7 +92,7 @@ public final class FileSelection {
 
     /** Forgets the file lists of batches up to {@code time} (they stay in the taken set). */
     public void forgetBatchesUpTo(Time time) {
-        batches.headMap(time, true).clear();
+        batches.forgetThrough(time);
     }
 
     public synchronized int takenCount() {
@@ -100,7 +101,7 @@ public final class FileSelection {
 
     /** The position after batch {@code time}: its files and every file taken up to it; null if unknown. */
     public synchronized String positionAfter(Time time) {
-        List<FileEntry> files = batches.get(time);
+        List<FileEntry> files = batches.get(time).orElse(null);
         if (files == null) {
             return null;
         }

@@ -1,5 +1,6 @@
 package io.sluice.dstream.source.internal.receiver;
 
+import io.sluice.rdd.BatchTimeMap;
 import io.sluice.rdd.Time;
 import java.io.IOException;
 import java.time.Duration;
@@ -26,10 +27,10 @@ final class ReceivedBlocks {
     private BlockMetadataLog metadata;
     private long nextSequence;
     private int newestLoggedGeneration;
-    private final NavigableMap<Time, Long> lastSequenceAt = new TreeMap<>();
+    private final BatchTimeMap<Long> lastSequenceAt = new BatchTimeMap<>();
     private final Map<Time, List<ReceivedBlock>> restoredBatches = new HashMap<>();
     // With the write-ahead log: the oldest write time of the blocks each batch took, to clean the logs by.
-    private final NavigableMap<Time, Long> oldestWriteAt = new TreeMap<>();
+    private final BatchTimeMap<Long> oldestWriteAt = new BatchTimeMap<>();
     private Time lastCleaned;
 
     /** @param source names the stream in errors */
@@ -109,13 +110,12 @@ final class ReceivedBlocks {
     }
 
     private long lastSequenceBefore(Time time) {
-        Map.Entry<Time, Long> e = lastSequenceAt.lowerEntry(time);
-        return e == null ? -1 : e.getValue();
+        return lastSequenceAt.before(time).map(Map.Entry::getValue).orElse(-1L);
     }
 
     /** Where the stream stands after batch {@code time}: the newest block taken by then (log on only). */
     synchronized String positionAfter(Time time) {
-        Long last = lastSequenceAt.get(time);
+        Long last = lastSequenceAt.get(time).orElse(null);
         return metadata == null || last == null ? null : POSITION_VERSION + " " + last;
     }
 
@@ -157,7 +157,7 @@ final class ReceivedBlocks {
         logged.stream().filter(b -> b.sequence() > newest).forEach(unallocated::add);
         nextSequence = logged.stream().mapToLong(ReceivedBlock::sequence).max().orElse(newest) + 1;
         nextSequence = Math.max(nextSequence, newest + 1);
-        lastSequenceAt.putAll(last);
+        last.forEach(lastSequenceAt::put);
     }
 
     /**
@@ -177,7 +177,7 @@ final class ReceivedBlocks {
      * yet: data logged before it is needed by no batch a restart could run again. -1 when there is none.
      */
     synchronized long oldestWriteNeededAfter(Time threshold) {
-        oldestWriteAt.headMap(threshold, true).clear();
+        oldestWriteAt.forgetThrough(threshold);
         long oldest = Long.MAX_VALUE;
         for (long w : oldestWriteAt.values()) {
             oldest = Math.min(oldest, w);
@@ -206,7 +206,7 @@ final class ReceivedBlocks {
 
     /** Forgets positions of batches up to {@code time}. */
     synchronized void forgetUpTo(Time time) {
-        lastSequenceAt.headMap(time, false).clear();
+        lastSequenceAt.forgetBefore(time);
     }
 
     /** Whether blocks wait for a batch. */

@@ -11,6 +11,7 @@ import io.sluice.dstream.source.internal.PackedLines;
 import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.rdd.BatchGrid;
+import io.sluice.rdd.BatchTimeMap;
 import io.sluice.rdd.ExecutorLocation;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.BlockStore;
@@ -19,10 +20,7 @@ import io.sluice.rdd.internal.Serialization;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.Function;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -57,7 +55,7 @@ public final class ReceiverSource<T> implements InputSource<T> {
     private final BlockFormat format;
     private final String detail;
     private final Function<SourceContext, ReceiverTracker> trackerOf;
-    private final NavigableMap<Time, Allocation> allocations = new ConcurrentSkipListMap<>();
+    private final BatchTimeMap<Allocation> allocations = new BatchTimeMap<>();
     private final Receiving receiving = new ReceiverControl();
     private volatile ReceiverTracker tracker;
     private volatile TrackedReceiver stream;
@@ -187,8 +185,8 @@ public final class ReceiverSource<T> implements InputSource<T> {
 
     @Override
     public BatchReport report(Time time) {
-        Allocation a = allocations.get(time);
-        return a == null ? BatchReport.NONE : new BatchReport(a.records(), a.skipped(), a.repaired());
+        return allocations.get(time).map(a -> new BatchReport(a.records(), a.skipped(), a.repaired()))
+                .orElse(BatchReport.NONE);
     }
 
     /**
@@ -197,19 +195,14 @@ public final class ReceiverSource<T> implements InputSource<T> {
      */
     @Override
     public void batchDone(Time time) {
-        Allocation a = allocations.get(time);
-        if (a != null) {
-            a.blocks().forEach(b -> stream().released(b.uniqueId()));
-        }
+        allocations.get(time).ifPresent(a -> a.blocks().forEach(b -> stream().released(b.uniqueId())));
     }
 
     @Override
     public void forgetOlderThan(Time oldestKept) {
-        Map<Time, Allocation> old = allocations.headMap(oldestKept, true);
-        for (Allocation a : old.values()) {
+        for (Allocation a : allocations.forgetThrough(oldestKept).values()) {
             removeBlocks(a.blocks());
         }
-        old.clear();
         stream().blocks().forgetUpTo(oldestKept);
         if (oldestKept.milliseconds() != Long.MAX_VALUE) {
             tracker.cleanLogs(stream(), oldestKept, grid.step());

@@ -6,7 +6,7 @@ import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.dstream.source.internal.SourceSettings;
 import io.sluice.rdd.ExecutorLocation;
 import io.sluice.rdd.Time;
-import io.sluice.rdd.internal.Deadline;
+import io.sluice.rdd.Deadline;
 import io.sluice.rdd.internal.RpcEndpoints;
 import java.io.IOException;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package io.sluice.dstream.source.internal.receiver;
 
 import io.sluice.dstream.receiver.Receiver;
 import io.sluice.rdd.Time;
-import io.sluice.rdd.internal.Deadline;
+import io.sluice.rdd.Deadline;
 import io.sluice.rdd.internal.RpcEndpoints;
 import java.io.IOException;
 import java.time.Duration;

@@ -1,5 +1,9 @@
 package io.sluice.dstream.source.internal.replay;
 
+import io.sluice.rdd.BatchGrid;
+import io.sluice.rdd.Time;
+import java.time.Duration;
+
 /**
  * Which batch a recorded record belongs to, read in the order it was recorded, with a bounded lateness. Batch
  * {@code t} holds the timestamps in {@code (t - interval, t]} (batch times are whole intervals since the epoch,
@@ -13,7 +17,7 @@ package io.sluice.dstream.source.internal.replay;
 final class Placement {
     static final long NONE = Long.MIN_VALUE;
 
-    private final long interval;
+    private final BatchGrid grid;
     private final long lateness;
     private long newest; // NONE before the first record
 
@@ -22,14 +26,18 @@ final class Placement {
             throw new IllegalArgumentException("interval must be positive and lateness not negative: " + interval
                     + ", " + lateness);
         }
-        this.interval = interval;
+        this.grid = BatchGrid.ofEpoch(Duration.ofMillis(interval));
         this.lateness = lateness;
         this.newest = newest;
     }
 
     /** The batch that holds timestamp {@code ts}: the first batch time at or after it. */
     static long batchOf(long ts, long interval) {
-        return -Math.floorDiv(-ts, interval) * interval;
+        return batchOf(ts, BatchGrid.ofEpoch(Duration.ofMillis(interval)));
+    }
+
+    private static long batchOf(long ts, BatchGrid grid) {
+        return grid.batchHolding(new Time(ts)).milliseconds();
     }
 
     /** The newest timestamp read so far, or {@link #NONE}. */
@@ -42,17 +50,17 @@ final class Placement {
         if (newest == NONE) {
             return NONE;
         }
-        return batchOf(newest - lateness, interval);
+        return batchOf(newest - lateness, grid);
     }
 
     /** Whether a record at {@code ts} read now is late: its batch has closed. */
     boolean isLate(long ts) {
-        return newest != NONE && batchOf(ts, interval) < firstOpen();
+        return newest != NONE && batchOf(ts, grid) < firstOpen();
     }
 
     /** Places the record at {@code ts}: its own batch, or, when it is late, the first open one. */
     long place(long ts) {
-        long batch = isLate(ts) ? firstOpen() : batchOf(ts, interval);
+        long batch = isLate(ts) ? firstOpen() : batchOf(ts, grid);
         if (newest == NONE || ts > newest) {
             newest = ts;
         }

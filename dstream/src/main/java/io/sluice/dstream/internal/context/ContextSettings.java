@@ -1,5 +1,7 @@
-package io.sluice.dstream;
+package io.sluice.dstream.internal.context;
 
+import io.sluice.dstream.Settings;
+import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.internal.recovery.Recovery;
 import io.sluice.dstream.internal.scaling.AutoscalingSettings;
 import io.sluice.recovery.internal.CheckpointStore;
@@ -13,22 +15,22 @@ import org.apache.spark.network.util.JavaUtils;
  * A context's settings: its own ({@link StreamingContext#conf}) over the SparkContext's configuration, and
  * where a Sluice key is not set, the Spark Streaming key it replaces, with Spark Streaming's default.
  */
-final class ContextSettings {
+public final class ContextSettings {
     private final JavaSparkContext sc;
     private final Duration batchInterval;
     private final Map<String, String> own = new ConcurrentHashMap<>();
 
-    ContextSettings(JavaSparkContext sc, Duration batchInterval) {
+    public ContextSettings(JavaSparkContext sc, Duration batchInterval) {
         this.sc = sc;
         this.batchInterval = batchInterval;
     }
 
-    void put(String key, String value) {
+    public void put(String key, String value) {
         own.put(key, value);
     }
 
     /** The value of {@code key}, or null when neither this context nor the SparkContext set it. */
-    String get(String key) {
+    public String get(String key) {
         String value = own.get(key);
         return value != null ? value : sc.getConf().get(key, null);
     }
@@ -136,7 +138,7 @@ final class ContextSettings {
         return v == null || v.isBlank() ? null : Integer.valueOf(v.trim());
     }
 
-    Recovery.Settings recovery() {
+    public Recovery.Settings recovery() {
         String retained = get(Settings.RETAINED_CHECKPOINTS);
         return new Recovery.Settings(
                 retained == null ? CheckpointStore.DEFAULT_RETAINED : Integer.parseInt(retained.trim()),

@@ -1,7 +1,9 @@
-package io.sluice.dstream;
+package io.sluice.dstream.internal.context;
 
+import io.sluice.dstream.Clock;
 import io.sluice.dstream.internal.scheduler.BatchScheduler;
 import io.sluice.dstream.source.RecordedSpan;
+import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import java.time.Duration;
 
@@ -14,11 +16,12 @@ import java.time.Duration;
  * the end handler (which stops the context) instead. Between jumps it moves with the wall clock, up to just
  * before the next batch time, so listeners see real processing times; batch times never depend on it.
  */
-final class ReplayClock implements Clock, BatchScheduler.BatchObserver, BatchScheduler.Groups {
+public final class ReplayClock implements Clock, BatchScheduler.BatchObserver, BatchScheduler.Groups {
     private long now;
     private long releasedAtNanos;
     private long drift; // how far millis() may run ahead of now: 0 until the first batch, then interval - 1
     private long interval;
+    private BatchGrid grid; // the batch interval's, from the epoch: where the context's batches fall
     private int groupSize = 1;
     private Time released;
     private Time completed;
@@ -38,13 +41,14 @@ final class ReplayClock implements Clock, BatchScheduler.BatchObserver, BatchSch
         }
         begun = true;
         interval = batchInterval.toMillis();
+        grid = BatchGrid.ofEpoch(batchInterval);
         this.groupSize = Math.max(1, groupSize);
         this.onEnd = onEnd;
         if (span == null) {
             now = Clock.system().millis();
         } else {
             now = span.first().milliseconds() - 1; // the grid's zero falls before the first record's batch
-            lastBatch = -Math.floorDiv(-span.last().milliseconds(), interval) * interval;
+            lastBatch = grid.batchHolding(span.last()).milliseconds();
         }
         releasedAtNanos = System.nanoTime();
     }
@@ -84,9 +88,8 @@ final class ReplayClock implements Clock, BatchScheduler.BatchObserver, BatchSch
     /** Whether {@code time} is the last batch of its group: the group's batch times run before it waits. */
     @Override
     public synchronized boolean closesGroup(Time time) {
-        long t = time.milliseconds();
-        return groupSize == 1 || t >= lastBatch || Math.floorMod(Math.floorDiv(t, interval), (long) groupSize)
-                == groupSize - 1;
+        return groupSize == 1 || time.milliseconds() >= lastBatch
+                || Math.floorMod(grid.stepsFromZero(time), (long) groupSize) == groupSize - 1;
     }
 
     @Override

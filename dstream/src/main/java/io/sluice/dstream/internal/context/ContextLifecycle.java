@@ -1,8 +1,12 @@
-package io.sluice.dstream;
+package io.sluice.dstream.internal.context;
 
+import io.sluice.dstream.Clock;
+import io.sluice.dstream.Footprint;
+import io.sluice.dstream.StreamingContext;
+import io.sluice.dstream.StreamingContextState;
 import io.sluice.dstream.internal.GraphDescription;
 import io.sluice.dstream.internal.InputReceivers;
-import io.sluice.dstream.internal.InputOperator;
+import io.sluice.dstream.internal.SourceOperator;
 import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Operator;
 import io.sluice.dstream.internal.ShutdownHook;
@@ -20,7 +24,7 @@ import io.sluice.dstream.internal.ui.StreamingUi;
 import io.sluice.dstream.scheduler.StreamingListener;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.CachedBlocks;
-import io.sluice.rdd.internal.Deadline;
+import io.sluice.rdd.Deadline;
 import java.time.Duration;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.source.InputSource;
@@ -29,9 +33,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
@@ -43,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * a checkpoint to continue from: the context's {@link Recovery} (recovered by getOrCreate, opened on the
  * checkpoint directory, or {@link Recovery#none()}) starts the graph and says which batches run first.
  */
-final class ContextLifecycle {
+public final class ContextLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(ContextLifecycle.class);
     private static final AtomicReference<StreamingContext> ACTIVE = new AtomicReference<>();
 
@@ -69,7 +70,7 @@ final class ContextLifecycle {
     private volatile Time lastCompleted;
     private final List<InputSource<?>> inputs = new CopyOnWriteArrayList<>();
 
-    ContextLifecycle(StreamingContext context, GraphDescription description, ListenerBus listeners,
+    public ContextLifecycle(StreamingContext context, GraphDescription description, ListenerBus listeners,
             ContextSettings settings) {
         this.context = context;
         this.sc = context.sparkContext();
@@ -88,7 +89,7 @@ final class ContextLifecycle {
     }
 
     /** Every source of the context, for a replay clock to ask for their recordings at start. */
-    void replaying(InputSource<?> source) {
+    public void replaying(InputSource<?> source) {
         inputs.add(source);
     }
 
@@ -99,7 +100,7 @@ final class ContextLifecycle {
     }
 
     /** The newest batch whose completion the listeners were told of, if any. */
-    Optional<Time> lastCompletedBatch() {
+    public Optional<Time> lastCompletedBatch() {
         return Optional.ofNullable(lastCompleted);
     }
 
@@ -107,15 +108,18 @@ final class ContextLifecycle {
      * Starts the context stepped if it has not started, runs the next {@code n} batches and returns their
      * reports once the last completed, or once the context stopped (a replay that reached its end).
      */
-    List<BatchInfo> runBatches(int n, String checkpointDirectory) throws InterruptedException {
+    public List<BatchInfo> runBatches(int n, String checkpointDirectory) throws InterruptedException {
         if (n < 1) {
             throw new IllegalArgumentException("runBatches needs a number of batches of at least 1, was " + n);
         }
-        BlockingQueue<BatchInfo> completed = new LinkedBlockingQueue<>();
+        List<BatchInfo> infos = new ArrayList<>(); // guarded by termination, which stop() and errors notify too
         StreamingListener listener = new StreamingListener() {
             @Override
             public void onBatchCompleted(BatchCompleted event) {
-                completed.add(event.batchInfo());
+                synchronized (termination) {
+                    infos.add(event.batchInfo());
+                    termination.notifyAll();
+                }
             }
         };
         listeners.add(listener);
@@ -130,20 +134,21 @@ final class ContextLifecycle {
                 }
                 last = scheduler.allow(n);
             }
-            List<BatchInfo> infos = new ArrayList<>();
-            while (infos.isEmpty() || infos.get(infos.size() - 1).batchTime().isBefore(last)) {
-                BatchInfo info = completed.poll(100, TimeUnit.MILLISECONDS);
-                if (info != null) {
-                    infos.add(info);
-                } else if (state == StreamingContextState.STOPPED || error != null) {
-                    break;
+            List<BatchInfo> done;
+            synchronized (termination) {
+                // Woken by each completed batch, by stop() (a replay that reached its end) and by a failure.
+                boolean ended = Deadline.after(null).await(termination, () -> state == StreamingContextState.STOPPED
+                        || error != null || infos.stream().anyMatch(i -> !i.batchTime().isBefore(last)));
+                if (!ended && Thread.interrupted()) {
+                    throw new InterruptedException("interrupted while running batches");
                 }
+                done = new ArrayList<>(infos);
             }
-            infos.sort(java.util.Comparator.comparing(BatchInfo::batchTime));
+            done.sort(java.util.Comparator.comparing(BatchInfo::batchTime));
             if (error != null) {
                 throw BatchFailure.rethrow(BatchFailure.asThrown(error));
             }
-            return infos;
+            return done;
         } finally {
             listeners.remove(listener);
         }
@@ -157,33 +162,33 @@ final class ContextLifecycle {
     }
 
     /** getOrCreate's checkpoint, read before the context starts; the start continues from it. */
-    void continueFrom(Recovery recovered) {
+    public void continueFrom(Recovery recovered) {
         recovery = recovered;
     }
 
-    Optional<Time> recoveredBatch() {
+    public Optional<Time> recoveredBatch() {
         Recovery r = recovery;
         return r == null ? Optional.empty() : r.recovered().map(c -> c.batchTime());
     }
 
-    StreamingContextState state() {
+    public StreamingContextState state() {
         return state;
     }
 
     /** The running graph, once the context started (else null). */
-    StreamGraph graph() {
+    public StreamGraph graph() {
         return graph;
     }
 
     /** Counted on the driver; the blocks are asked from every block manager. */
-    Footprint footprint() {
+    public Footprint footprint() {
         StreamGraph g = graph;
         int remembered = g == null ? 0 : g.operators().stream().mapToInt(Operator::rememberedCount).sum();
         return new Footprint(remembered, sc.getPersistentRDDs().size(), CachedBlocks.count(sc.sc()));
     }
 
     /** The running operator of a stream of this context (once it started). */
-    <T> Operator<T> operatorOf(Node<T> node) {
+    public <T> Operator<T> operatorOf(Node<T> node) {
         StreamGraph g = graph;
         if (g == null) {
             throw new IllegalStateException(node.callSite() + ": a stream's batches exist once the context started");
@@ -194,7 +199,7 @@ final class ContextLifecycle {
     }
 
     /** Asks the running stateful operator of {@code node} for {@code partitions} state partitions. */
-    void repartitionState(Node<?> node, int partitions) {
+    public void repartitionState(Node<?> node, int partitions) {
         StreamGraph g = graph;
         if (g == null || state != StreamingContextState.ACTIVE) {
             throw new IllegalStateException(node.callSite() + ": repartitionState applies to a running context "
@@ -211,7 +216,7 @@ final class ContextLifecycle {
      * Validates the description, freezes it, and has the context's recovery (or none) build the running graph
      * on it and start its sources; then launches the receivers and starts the scheduler.
      */
-    void start(String checkpointDirectory) {
+    public void start(String checkpointDirectory) {
         start(checkpointDirectory, false);
     }
 
@@ -283,7 +288,7 @@ final class ContextLifecycle {
      * Stops the context. Gracefully: stop receiving, finish every batch already generated (up to the graceful
      * stop timeout), then stop; otherwise running jobs are cancelled.
      */
-    void stop(boolean stopSparkContext, boolean gracefully) {
+    public void stop(boolean stopSparkContext, boolean gracefully) {
         synchronized (lock) {
             if (state == StreamingContextState.STOPPED) {
                 return;
@@ -294,7 +299,7 @@ final class ContextLifecycle {
                 // runs one more batch for it if needed, so nothing received is lost.
                 Duration timeout = settings.gracefulStopTimeout();
                 receivers.stop(gracefully ? timeout : Duration.ofSeconds(2), gracefully);
-                for (InputOperator<?> input : graph.inputs()) {
+                for (SourceOperator<?> input : graph.inputs()) {
                     input.stop(gracefully);
                 }
                 scheduler.stop(gracefully, timeout, receivers::hasPendingInput);
@@ -323,12 +328,12 @@ final class ContextLifecycle {
         }
     }
 
-    Optional<String> uiUrl() {
+    public Optional<String> uiUrl() {
         StreamingUi u = ui;
         return u == null || state != StreamingContextState.ACTIVE ? Optional.empty() : u.url();
     }
 
-    void writeReport(java.nio.file.Path file) throws java.io.IOException {
+    public void writeReport(java.nio.file.Path file) throws java.io.IOException {
         StreamingUi u = ui;
         if (u == null) {
             throw new IllegalStateException("the run report records batches from start(): start the context first");
@@ -349,7 +354,7 @@ final class ContextLifecycle {
     }
 
     /** Waits until the context stops (null: for ever); throws if a batch failed. Returns whether it stopped. */
-    boolean awaitTermination(Duration timeout) throws InterruptedException {
+    public boolean awaitTermination(Duration timeout) throws InterruptedException {
         Deadline deadline = Deadline.after(timeout);
         synchronized (termination) {
             if (!deadline.await(termination, () -> state == StreamingContextState.STOPPED || error != null)) {

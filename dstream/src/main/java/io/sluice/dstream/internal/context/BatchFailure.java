@@ -1,5 +1,6 @@
-package io.sluice.dstream;
+package io.sluice.dstream.internal.context;
 
+import io.sluice.dstream.StreamingException;
 import io.sluice.dstream.internal.OperatorException;
 import org.apache.spark.SparkException;
 

@@ -1,4 +1,4 @@
-package io.sluice.rdd.internal;
+package io.sluice.rdd;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

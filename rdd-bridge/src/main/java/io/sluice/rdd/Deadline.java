@@ -1,4 +1,4 @@
-package io.sluice.rdd.internal;
+package io.sluice.rdd;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
