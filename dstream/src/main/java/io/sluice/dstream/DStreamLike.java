@@ -156,46 +156,48 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
     }
 
     // ---- arbitrary RDD functions ------------------------------------------------------------------------
+    // These functions run on the driver, once per batch, and no checkpoint stores them: unlike the functions
+    // shipped to tasks they are not checked for serializability, so they may capture driver-only objects.
 
     public <U> DStream<U> transform(Function<R, JavaRDD<U>> f) {
-        return new DStream<>(context, DerivedOperator.node(description(), "transform", node, f,
+        return new DStream<>(context, DerivedOperator.node(description(), "transform", node, null,
                 (rdd, time, fns) -> f.call(view(rdd))));
     }
 
     public <U> DStream<U> transform(Function2<R, Time, JavaRDD<U>> f) {
-        return new DStream<>(context, DerivedOperator.node(description(), "transform", node, f,
+        return new DStream<>(context, DerivedOperator.node(description(), "transform", node, null,
                 (rdd, time, fns) -> f.call(view(rdd), time)));
     }
 
     public <K, V> PairDStream<K, V> transformToPair(Function<R, JavaPairRDD<K, V>> f) {
         return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>node(description(), "transformToPair", node,
-                f, (rdd, time, fns) -> Rdds.tuples(f.call(view(rdd)))));
+                null, (rdd, time, fns) -> Rdds.tuples(f.call(view(rdd)))));
     }
 
     public <K, V> PairDStream<K, V> transformToPair(Function2<R, Time, JavaPairRDD<K, V>> f) {
         return new PairDStream<>(context, DerivedOperator.<T, Tuple2<K, V>>node(description(), "transformToPair", node,
-                f, (rdd, time, fns) -> Rdds.tuples(f.call(view(rdd), time))));
+                null, (rdd, time, fns) -> Rdds.tuples(f.call(view(rdd), time))));
     }
 
     public <U, W> DStream<W> transformWith(DStream<U> other, Function3<R, JavaRDD<U>, Time, JavaRDD<W>> f) {
-        return new DStream<>(context, combine("transformWith", other, f, (a, b, time) -> f.call(view(a), b, time)));
+        return new DStream<>(context, combine("transformWith", other, null, (a, b, time) -> f.call(view(a), b, time)));
     }
 
     public <K2, V2, W> DStream<W> transformWith(PairDStream<K2, V2> other,
             Function3<R, JavaPairRDD<K2, V2>, Time, JavaRDD<W>> f) {
-        return new DStream<>(context, combine("transformWith", other, f,
+        return new DStream<>(context, combine("transformWith", other, null,
                 (a, b, time) -> f.call(view(a), Rdds.pairs(b), time)));
     }
 
     public <U, K2, V2> PairDStream<K2, V2> transformWithToPair(DStream<U> other,
             Function3<R, JavaRDD<U>, Time, JavaPairRDD<K2, V2>> f) {
-        return new PairDStream<>(context, combine("transformWithToPair", other, f,
+        return new PairDStream<>(context, combine("transformWithToPair", other, null,
                 (a, b, time) -> Rdds.tuples(f.call(view(a), b, time))));
     }
 
     public <K2, V2, K3, V3> PairDStream<K3, V3> transformWithToPair(PairDStream<K2, V2> other,
             Function3<R, JavaPairRDD<K2, V2>, Time, JavaPairRDD<K3, V3>> f) {
-        return new PairDStream<>(context, combine("transformWithToPair", other, f,
+        return new PairDStream<>(context, combine("transformWithToPair", other, null,
                 (a, b, time) -> Rdds.tuples(f.call(view(a), Rdds.pairs(b), time))));
     }
 
@@ -223,9 +225,13 @@ public abstract class DStreamLike<T, R extends JavaRDDLike<T, R>> {
         return operator.grid().floor(time);
     }
 
-    /** This stream's RDD for one batch time, computing it if needed (empty when the time is not on the slide). */
-    public java.util.Optional<R> compute(Time time) {
-        return operator().getOrCompute(time).map(this::view);
+    /**
+     * This stream's RDD for one batch time, computing it if needed; null when the stream has none at that time (it
+     * is not on the slide), as Spark Streaming's {@code JavaDStream.compute} returns it, so ported code compiles
+     * and behaves unchanged.
+     */
+    public R compute(Time time) {
+        return operator().getOrCompute(time).map(this::view).orElse(null);
     }
 
     // ---- windows that change the element type (see internal/window) ---------------------------------------

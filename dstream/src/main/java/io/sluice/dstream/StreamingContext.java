@@ -274,19 +274,19 @@ public final class StreamingContext {
      */
     public <T> DStream<T> transform(List<? extends DStreamLike<?, ?>> dstreams,
             Function2<List<JavaRDD<?>>, Time, JavaRDD<T>> transformFunc) {
-        return new DStream<>(this, transformOf("transform", dstreams, transformFunc,
-                (rdds, time) -> transformFunc.call(rdds, time)));
+        return new DStream<>(this, transformOf("transform", dstreams, transformFunc));
     }
 
     /** As {@link #transform(List, Function2)}, for a function that returns a pair RDD. */
     public <K, V> PairDStream<K, V> transformToPair(List<? extends DStreamLike<?, ?>> dstreams,
             Function2<List<JavaRDD<?>>, Time, JavaPairRDD<K, V>> transformFunc) {
-        return new PairDStream<>(this, transformOf("transformToPair", dstreams, transformFunc,
+        return new PairDStream<>(this, transformOf("transformToPair", dstreams,
                 (rdds, time) -> Rdds.tuples(transformFunc.call(rdds, time))));
     }
 
+    /** The function runs on the driver and no checkpoint stores it, so it is not checked for serializability. */
     private <T> io.sluice.dstream.internal.Node<T> transformOf(String kind, List<? extends DStreamLike<?, ?>> dstreams,
-            Object userFunction, Function2<List<JavaRDD<?>>, Time, JavaRDD<T>> function) {
+            Function2<List<JavaRDD<?>>, Time, JavaRDD<T>> function) {
         if (dstreams.isEmpty()) {
             throw new IllegalArgumentException(kind + " needs at least one stream");
         }
@@ -297,7 +297,7 @@ public final class StreamingContext {
             }
             parents.add(stream.node());
         }
-        return DerivedOperator.node(description, kind, parents, List.of(userFunction),
+        return DerivedOperator.node(description, kind, parents, List.of(),
                 (rdds, time, fns) -> function.call(List.copyOf(rdds), time));
     }
 

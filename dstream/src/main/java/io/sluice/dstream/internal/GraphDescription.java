@@ -206,8 +206,9 @@ public final class GraphDescription {
                         + " (make captured objects Serializable, or create them inside the function)"));
             }
         }
-        // Output functions (foreachRDD) run on the driver and are never serialized: no checkpoint holds them,
-        // so unlike Spark Streaming they may capture driver-only objects such as connection pools.
+        // Output functions (foreachRDD) and transform functions run on the driver and are never serialized: no
+        // checkpoint holds them, so unlike Spark Streaming they may capture driver-only objects such as connection
+        // pools. Their nodes list no user functions.
         return problems;
     }
 

@@ -38,6 +38,9 @@ public record Figure(String name, String unit, boolean higherIsBetter) {
 
     /** A figure as a table shows it: throughput in k records/s, the rest in its unit. */
     public String format(double value) {
+        if (Double.isInfinite(value)) {
+            return "none"; // a side without a figure, e.g. L1 when no interval is sustained
+        }
         if (this.equals(THROUGHPUT)) {
             return String.format(Locale.ROOT, "%,.0f k records/s", value / 1000);
         }

@@ -45,7 +45,7 @@ final class PerformanceReport {
         StringBuilder out = new StringBuilder();
         out.append("# Performance: Sluice against Spark Streaming 4.2.0\n\n")
                 .append("Written by the benchmark (`").append(COMMAND).append("`, see [benchmark.md](benchmark.md));")
-                .append(" workloads and settings as in BENCHMARKS.md: ").append(BenchSettings.STANDARD)
+                .append(" workloads and settings as in benchmark.md: ").append(BenchSettings.STANDARD)
                 .append(", 4 GB heap, each side in its own JVM. Ratio = Sluice / Spark Streaming, except")
                 .append(" W7's, which compare Sluice with itself (1M / 100k keys of state, 2 / 1 executors), and W2f's and W2r's,")
                 .append(" whose baseline is Flink 2.3.0 (its figure is in the Spark Streaming column, named). Each row is the")

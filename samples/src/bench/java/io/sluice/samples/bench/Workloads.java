@@ -28,7 +28,8 @@ public final class Workloads {
             // ingestion (R) workloads after W7.
             new SocketIngestion(),
             KafkaIngestion.count(),
-            KafkaIngestion.mapWithState()
+            KafkaIngestion.mapWithState(),
+            new LatencyWorkload()
     );
 
     private Workloads() {
