@@ -2,7 +2,7 @@ package io.sluice.dstream.internal;
 
 import io.sluice.dstream.source.Receiving;
 import io.sluice.rdd.ExecutorLocation;
-import io.sluice.rdd.internal.Deadline;
+import io.sluice.rdd.Deadline;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -25,10 +25,8 @@ public final class InputReceivers {
     /** The receivers of {@code graph}'s sources, which have started. */
     public static InputReceivers of(StreamGraph graph) {
         List<Receiving> receivers = new ArrayList<>();
-        for (InputOperator<?> input : graph.inputs()) {
-            if (input instanceof SourceOperator<?> s) {
-                s.source().receiving().ifPresent(receivers::add);
-            }
+        for (SourceOperator<?> input : graph.inputs()) {
+            input.source().receiving().ifPresent(receivers::add);
         }
         return new InputReceivers(receivers);
     }
