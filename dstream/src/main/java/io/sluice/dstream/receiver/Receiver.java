@@ -15,7 +15,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * Streaming: the engine ships the receiver to an executor, where one long-running task calls {@link #onStart()};
  * the receiver starts its own threads there and returns at once, hands records over with {@code store}, and
  * stops them in {@link #onStop()}. Stored records are cut into blocks every block interval
- * ({@code sluice.receiver.blockInterval}, 200 ms), kept in Spark's block manager at {@link #storageLevel()}, and
+ * ({@code sluice.receiver.blockInterval}; unset, half the batch interval, at most 200 ms), kept in Spark's block manager at {@link #storageLevel()}, and
  * every batch reads the blocks received since the previous one.
  *
  * <p>{@link #store(Object)} buffers one record and returns (it waits only when the source's rate limit or the

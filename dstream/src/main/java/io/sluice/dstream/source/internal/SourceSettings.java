@@ -12,7 +12,9 @@ import org.apache.spark.network.util.JavaUtils;
  * same meaning, so a job moved from Spark Streaming keeps its configuration. Serializable: receivers carry it to
  * the executors.
  *
- * @param blockInterval how often a receiver cuts what it stored into a block (Spark: 200 ms)
+ * @param blockInterval how often a receiver cuts what it stored into a block; unset, half the batch interval up
+ *     to 200 ms (Spark Streaming: always 200 ms, so a record waits up to 200 ms for its block even with
+ *     100 ms batches)
  * @param receiverMaxRate records per second one receiver may store; 0 means unlimited
  * @param badRecords what a source does with a record it cannot read as it is: repair, skip or fail
  * @param maxLineLength the longest line (in bytes) a line-based source accepts
@@ -69,16 +71,31 @@ public record SourceSettings(Duration blockInterval, long receiverMaxRate, BadRe
         }
     }
 
+    /** The block interval when none is set: Spark's 200 ms, or half the batch interval when that is shorter. */
+    static final Duration MAX_DEFAULT_BLOCK_INTERVAL = Duration.ofMillis(200);
+
     /** Reads the settings of the context that starts a source. */
     public static SourceSettings from(SourceContext context) {
-        return from(key -> context.setting(key).orElse(null));
+        return from(key -> context.setting(key).orElse(null), context.grid().step());
     }
 
-    /** Reads the settings through {@code conf}, which returns null for a key that is not set. */
+    /** Reads the settings through {@code conf}, which returns null for a key that is not set (batch: 200 ms+). */
     public static SourceSettings from(Function<String, String> conf) {
+        return from(conf, MAX_DEFAULT_BLOCK_INTERVAL.multipliedBy(2));
+    }
+
+    /**
+     * Reads the settings through {@code conf} for a context of {@code batchInterval}: a block interval not set
+     * is half the batch interval, at most 200 ms, so that with short batches a record's block is cut (and taken
+     * by a batch) within the batch after it arrived.
+     */
+    public static SourceSettings from(Function<String, String> conf, Duration batchInterval) {
         Reader r = new Reader(conf);
+        Duration half = batchInterval.dividedBy(2);
+        Duration defaultBlock = half.compareTo(MAX_DEFAULT_BLOCK_INTERVAL) < 0 && half.toMillis() > 0
+                ? half : MAX_DEFAULT_BLOCK_INTERVAL;
         return new SourceSettings(
-                r.duration(BLOCK_INTERVAL, "spark.streaming.blockInterval", "200ms"),
+                r.duration(BLOCK_INTERVAL, "spark.streaming.blockInterval", defaultBlock.toMillis() + "ms"),
                 r.longValue(RECEIVER_MAX_RATE, "spark.streaming.receiver.maxRate", 0),
                 policy(r.get(BAD_RECORDS, null, "replace")),
                 (int) r.longValue(MAX_LINE_LENGTH, null, 1 << 20),
