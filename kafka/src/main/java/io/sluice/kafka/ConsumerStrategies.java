@@ -1,5 +1,6 @@
 package io.sluice.kafka;
 
+import io.sluice.rdd.Deadline;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -115,8 +116,8 @@ public final class ConsumerStrategies {
          */
         private void awaitAssignment(KafkaConsumer<K, V> consumer) {
             Duration timeout = apiTimeout(kafkaParams);
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (consumer.assignment().isEmpty() && System.nanoTime() < deadline) {
+            Deadline deadline = Deadline.after(timeout);
+            while (consumer.assignment().isEmpty() && !deadline.passed()) {
                 try {
                     DriverConsumer.pollAndSeekBack(consumer, Duration.ofMillis(100));
                 } catch (NoOffsetForPartitionException e) {

@@ -1,5 +1,6 @@
 package io.sluice.kafka;
 
+import io.sluice.rdd.Deadline;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -59,8 +60,8 @@ final class DriverConsumer<K, V> implements AutoCloseable {
             if (!deleted.isEmpty()) {
                 throw deleted(deleted, revoked);
             }
-            long deadline = System.nanoTime() + joinTimeout.toNanos();
-            while (!revoked.isEmpty() && System.nanoTime() < deadline) {
+            Deadline deadline = Deadline.after(joinTimeout);
+            while (!revoked.isEmpty() && !deadline.passed()) {
                 pollAndSeekBack(consumer, Duration.ofMillis(100));
                 revoked = unassigned(current.keySet());
             }

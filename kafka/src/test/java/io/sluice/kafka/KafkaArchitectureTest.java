@@ -7,15 +7,18 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import java.util.Map;
+import java.util.SortedMap;
 import org.junit.jupiter.api.Test;
 
 /**
  * The connector is written against the engine's public API only (as a user's source would be): no
- * {@code .internal} package of another module, none of Spark's private APIs, no JVM-wide mutable maps.
+ * {@code .internal} package of another module, none of Spark's private APIs, no JVM-wide mutable maps; and it
+ * waits and keeps per-batch bookkeeping with the engine's public helpers.
  */
 class KafkaArchitectureTest {
     private static final JavaClasses CLASSES = new ClassFileImporter()
@@ -37,6 +40,19 @@ class KafkaArchitectureTest {
                         c.getName().startsWith("org.apache.spark.SparkEnv")
                                 || c.getPackageName().startsWith("org.apache.spark.storage")
                                 || c.getPackageName().startsWith("org.apache.spark.rpc")))
+                .check(CLASSES);
+    }
+
+    @Test
+    void waitsWithTheEnginesDeadlineAndKeepsBatchesInBatchTimeMaps() {
+        noClasses().that().resideInAPackage("io.sluice.kafka..")
+                .should().callMethod(System.class, "nanoTime")
+                .orShould().callMethod(System.class, "currentTimeMillis")
+                .orShould().callMethodWhere(DescribedPredicate.describe("headMap of a sorted map",
+                        (JavaMethodCall call) -> call.getName().equals("headMap")
+                                && call.getTargetOwner().isAssignableTo(SortedMap.class)))
+                .because("bounded waits use io.sluice.rdd.Deadline and per-batch bookkeeping "
+                        + "io.sluice.rdd.BatchTimeMap, as in the engine")
                 .check(CLASSES);
     }
 

@@ -4,9 +4,11 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /**
- * Waiting on a monitor until a condition holds or a timeout passes: the one loop the engine needs for it
- * (monotonic time, spurious wake-ups, interrupts). The caller notifies {@code monitor} when the condition may
- * have changed.
+ * Waiting until a condition holds or a timeout passes: on a monitor ({@link #await}, the one loop the engine
+ * needs for it: monotonic time, spurious wake-ups, interrupts; the caller notifies {@code monitor} when the
+ * condition may have changed), for a thread to end ({@link #join}), or in a loop of the caller's that polls
+ * something else ({@link #passed}, {@link #remaining}). Public so that connectors (Kafka's waits for a group
+ * assignment) bound their waits the same way.
  */
 public final class Deadline {
     private final long deadlineNanos;

@@ -3,6 +3,7 @@ package io.sluice.testkit;
 import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
@@ -30,6 +31,7 @@ public final class SlowSink implements StreamingListener {
 
     private final ManualClock clock;
     private final long intervalMillis;
+    private final BatchGrid grid; // the batch interval's, from the epoch, as the context's batches fall
     private final int batches;
     private final TreeMap<Long, BatchInfo> completed = new TreeMap<>();
     private long submitted;
@@ -39,6 +41,7 @@ public final class SlowSink implements StreamingListener {
     public SlowSink(ManualClock clock, Duration interval, int batches) {
         this.clock = clock;
         this.intervalMillis = interval.toMillis();
+        this.grid = BatchGrid.ofEpoch(interval);
         this.batches = batches;
     }
 
@@ -53,7 +56,12 @@ public final class SlowSink implements StreamingListener {
             awaitCompleted(t - intervalMillis);
         }
         clock.advance(cost.truncatedTo(ChronoUnit.MILLIS));
-        awaitSubmittedUpTo(Math.floorDiv(clock.millis(), intervalMillis) * intervalMillis);
+        awaitSubmittedUpTo(latestBatchTime());
+    }
+
+    /** The latest batch time the clock has reached. */
+    private long latestBatchTime() {
+        return grid.floor(new Time(clock.millis())).milliseconds();
     }
 
     /**
@@ -72,8 +80,8 @@ public final class SlowSink implements StreamingListener {
                         break;
                     }
                 }
-                clock.setTime(Math.floorDiv(clock.millis(), intervalMillis) * intervalMillis + intervalMillis);
-                awaitSubmittedUpTo(Math.floorDiv(clock.millis(), intervalMillis) * intervalMillis);
+                clock.setTime(grid.next(new Time(clock.millis())).milliseconds());
+                awaitSubmittedUpTo(latestBatchTime());
             }
         } finally {
             context.stop(false, false);

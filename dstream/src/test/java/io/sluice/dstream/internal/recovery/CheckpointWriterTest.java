@@ -3,10 +3,15 @@ package io.sluice.dstream.internal.recovery;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.dstream.Clock;
 import io.sluice.dstream.internal.GraphDescription;
+import io.sluice.dstream.internal.Node;
+import io.sluice.dstream.internal.SourceOperator;
 import io.sluice.dstream.internal.StartPlan;
 import io.sluice.dstream.internal.StreamGraph;
+import io.sluice.dstream.source.InputSource;
 import io.sluice.rdd.Time;
+import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.CheckpointStorage;
 import io.sluice.recovery.internal.CheckpointStore;
 import io.sluice.recovery.internal.InMemoryCheckpointStorage;
@@ -15,13 +20,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.spark.api.java.JavaRDD;
 import org.junit.jupiter.api.Test;
 
-/** The checkpoint writer under a job far behind: checkpoints waiting to be written never pile up. */
+/**
+ * The checkpoint writer: under a job far behind, checkpoints waiting to be written never pile up; a checkpoint
+ * saves the positions a restart needs.
+ */
 class CheckpointWriterTest {
     /** A checkpoint directory whose first progress file write blocks until released; it records what it wrote. */
     private static final class SlowStorage implements CheckpointStorage {
@@ -91,6 +101,46 @@ class CheckpointWriterTest {
         assertEquals(2, storage.progressWritten.size(), "written: " + storage.progressWritten);
         assertEquals(new Time(6000), writer.lastWritten());
         assertEquals(new Time(6000), store.latest().checkpoint().orElseThrow().batchTime());
+    }
+
+    /** A source whose position after batch t is "after t". */
+    private static final class PositionedSource implements InputSource<String> {
+        @Override
+        public Optional<JavaRDD<String>> compute(Time time) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> positionAfter(Time time) {
+            return Optional.of("after " + time.milliseconds());
+        }
+    }
+
+    /**
+     * A restart reads again the batches a remembered window may ask for: the checkpoint of batch t saves the source's
+     * positions after the batch times in [t - remember, t], on the batch grid even when the remember duration is not
+     * a whole number of batch intervals.
+     */
+    @Test
+    void savesTheSourcePositionsOfTheRememberedBatchTimes() throws Exception {
+        GraphDescription description = new GraphDescription(Duration.ofSeconds(1));
+        Node<String> input = SourceOperator.node(description, "positioned", new PositionedSource(),
+                new SourceOperator.Environment(Clock.system(), key -> null, listener -> { }));
+        description.addOutput(input, "foreachRDD", (rdd, time) -> { });
+        description.remember(Duration.ofMillis(2500));
+        StreamGraph graph = new StreamGraph(null, description, new Time(0), Set.of(), StartPlan.FRESH);
+        CheckpointStore store = new CheckpointStore(new InMemoryCheckpointStorage(), CheckpointStore.DEFAULT_RETAINED);
+        CheckpointWriter writer = new CheckpointWriter(store, graph, List.of(), new Time(0), null);
+
+        for (long t = 1000; t <= 10_000; t += 1000) {
+            complete(writer, t);
+        }
+        writer.close();
+
+        Checkpoint latest = store.latest().checkpoint().orElseThrow();
+        assertEquals(new Time(10_000), latest.batchTime());
+        assertEquals(List.of("after 8000", "after 9000", "after 10000"),
+                latest.sources().stream().map(Checkpoint.SourcePosition::position).toList());
     }
 
     private static void complete(CheckpointWriter writer, long ms) {
