@@ -8,7 +8,7 @@ import java.time.Duration;
  * in the lowest module because every layer speaks of batch times (state timeouts, checkpoints, job tags).
  * Named and shaped like Spark Streaming's {@code Time}, so {@code foreachRDD((rdd, time) -> ...)} code moves
  * over unchanged. Grid arithmetic (multiples of an interval, floors, the batches between two times) is
- * {@link BatchGrid}'s.
+ * {@link BatchGrid}'s; {@link #floor} and {@link #isMultipleOf}, kept for Spark Streaming's code, ask it.
  */
 public record Time(long milliseconds) implements Comparable<Time>, Serializable {
     public static Time ofMillis(long milliseconds) {
@@ -33,6 +33,16 @@ public record Time(long milliseconds) implements Comparable<Time>, Serializable 
 
     public boolean isBefore(Time other) {
         return milliseconds < other.milliseconds;
+    }
+
+    /** Spark Streaming's {@code floor}: the latest multiple of {@code interval} at or before this time. */
+    public Time floor(Duration interval) {
+        return BatchGrid.ofEpoch(interval).floor(this);
+    }
+
+    /** Spark Streaming's {@code isMultipleOf}: whether this time is on {@code interval}'s grid from the epoch. */
+    public boolean isMultipleOf(Duration interval) {
+        return BatchGrid.ofEpoch(interval).isOnGrid(this);
     }
 
     @Override

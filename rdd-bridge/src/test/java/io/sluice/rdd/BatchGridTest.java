@@ -85,4 +85,11 @@ class BatchGridTest {
         assertTrue(BatchGrid.isMultiple(Duration.ofSeconds(3), Duration.ofMillis(1_500)));
         assertFalse(BatchGrid.isMultiple(Duration.ofSeconds(3), Duration.ZERO));
     }
+    @Test
+    void timesFloorAndMultiplesAreSparkStreamingsOnTheEpochsGrid() {
+        assertEquals(new Time(2000), new Time(2500).floor(java.time.Duration.ofSeconds(1)));
+        assertEquals(new Time(3000), new Time(3000).floor(java.time.Duration.ofSeconds(1)));
+        assertEquals(true, new Time(3000).isMultipleOf(java.time.Duration.ofMillis(500)));
+        assertEquals(false, new Time(3200).isMultipleOf(java.time.Duration.ofMillis(500)));
+    }
 }
