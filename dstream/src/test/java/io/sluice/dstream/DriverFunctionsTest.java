@@ -79,7 +79,8 @@ class DriverFunctionsTest {
         try {
             spark.context().checkpoint(dir.toString());
             // a file stream: Spark's queueStream cannot be checkpointed at all, whatever its functions
-            JavaDStream<String> in = spark.context().textFileStream(Files.createDirectory(dir.resolve("in")).toString());
+            Path input = Files.createDirectory(dir.resolve("in"));
+            JavaDStream<String> in = spark.context().textFileStream(input.toString());
             in.transform(rdd -> rdd.map(line -> line + client.offset())).print();
             NotSerializableException refused = assertThrows(NotSerializableException.class,
                     () -> spark.context().start());
