@@ -75,16 +75,21 @@ class DriverFunctionsTest {
         }
         var sc = io.sluice.testkit.SharedSpark.context().sc();
         Option<String> before = sc.checkpointDir();
-        try (SparkStreamingRun spark = new SparkStreamingRun(2)) {
+        SparkStreamingRun spark = new SparkStreamingRun(2);
+        try {
             spark.context().checkpoint(dir.toString());
             // a file stream: Spark's queueStream cannot be checkpointed at all, whatever its functions
-            JavaDStream<String> in = spark.context().textFileStream(Files.createDirectory(dir.resolve("in")).toString());
+            Path input = Files.createDirectory(dir.resolve("in"));
+            JavaDStream<String> in = spark.context().textFileStream(input.toString());
             in.transform(rdd -> rdd.map(line -> line + client.offset())).print();
             NotSerializableException refused = assertThrows(NotSerializableException.class,
                     () -> spark.context().start());
             assertTrue(refused.getMessage().contains("not serializable")
                     && refused.getMessage().contains(DriverClient.class.getName()), refused.getMessage());
         } finally {
+            if (spark.context().getState() != org.apache.spark.streaming.StreamingContextState.STOPPED) {
+                spark.close(); // the refused start stopped it already
+            }
             sc.checkpointDir_$eq(before);
         }
     }

@@ -78,7 +78,8 @@ public final class KafkaUtils {
      * The parameters executors read with, as Spark fixes them: no auto-commit, no offset reset (a range that is
      * gone fails the task), their own group ({@code spark-executor-} and the group, as Spark names it, so ACLs
      * written for Spark hold; {@code spark-executor-null} without a group, as Spark's concatenation makes it), a
-     * receive buffer of at least 64 KiB. Logs what it overrides, as Spark does.
+     * receive buffer of at least 64 KiB. Logs what it overrides, as Spark does, but at INFO: every direct stream
+     * overrides them by design, so a healthy job's log should not read it as a warning.
      */
     static Map<String, Object> executorParams(Map<String, Object> kafkaParams) {
         Map<String, Object> params = new HashMap<>(kafkaParams);
@@ -89,7 +90,7 @@ public final class KafkaUtils {
             LOG.error("{} is null, you should probably set it", ConsumerConfig.GROUP_ID_CONFIG);
         }
         params.put(ConsumerConfig.GROUP_ID_CONFIG, "spark-executor-" + group);
-        LOG.warn("overriding {} to false, {} to none and {} to {} for executors", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+        LOG.info("overriding {} to false, {} to none and {} to {} for executors", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, ConsumerConfig.GROUP_ID_CONFIG,
                 params.get(ConsumerConfig.GROUP_ID_CONFIG));
         Object buffer = params.get(ConsumerConfig.RECEIVE_BUFFER_CONFIG);

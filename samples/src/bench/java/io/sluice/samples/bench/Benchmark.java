@@ -96,6 +96,8 @@ public final class Benchmark {
         }
         Path log = logs.resolve(w.id() + "-" + side.name().toLowerCase() + ".log");
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        // bound to the loopback address, as the settings' driver host (else Spark warns about the host name)
+        builder.environment().putIfAbsent("SPARK_LOCAL_IP", "127.0.0.1");
         builder.environment().putAll(w.environment(logs));
         long start = System.nanoTime();
         Process process = builder.start();
@@ -129,8 +131,9 @@ public final class Benchmark {
 
     /** Copies the forked JVM's output to its log, keeping the measurement line. */
     private static void copyOutput(Process process, Path log, AtomicReference<Measurement> result) {
+        // flushed line by line, so that a long run can be followed in its log
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8)); PrintWriter copy = new PrintWriter(Files.newBufferedWriter(log))) {
+                StandardCharsets.UTF_8)); PrintWriter copy = new PrintWriter(Files.newBufferedWriter(log), true)) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 copy.println(line);
                 Measurement m = Measurement.parse(line);
