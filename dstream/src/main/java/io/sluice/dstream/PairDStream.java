@@ -6,7 +6,6 @@ import io.sluice.dstream.internal.DerivedOperator;
 import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Rdds;
 import io.sluice.dstream.internal.UserFunctions;
-import io.sluice.rdd.internal.Aggregations;
 import io.sluice.rdd.internal.Transforms;
 import io.sluice.rdd.internal.SharedKryoSerializer;
 import io.sluice.dstream.internal.window.ReducedWindowOperator;
