@@ -310,8 +310,9 @@ class CheckpointStateTest {
                 () -> state.read("counts", new Time(2500)));
         assertTrue(noBatch.getMessage().contains("at batch 2500") && noBatch.getMessage().contains("[1000, 2000"),
                 noBatch.getMessage());
+        String empty = dir.resolve(backend).resolve("empty").toString();
         assertTrue(assertThrows(IllegalArgumentException.class, () -> CheckpointState.open(SharedSpark.context(),
-                dir.resolve(backend).resolve("empty").toString()).read("counts")).getMessage().contains("No checkpoint in"));
+                empty).read("counts")).getMessage().contains("No checkpoint in"));
 
         Path copy = dir.resolve(backend).resolve("damaged");
         copyTree(Path.of(checkpoint), copy);

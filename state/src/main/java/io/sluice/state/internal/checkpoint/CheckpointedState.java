@@ -68,8 +68,29 @@ public final class CheckpointedState<K, S> implements StateLifecycle<K, S> {
      * What the checkpoint of one batch builds on: the last complete checkpoint in the same layout, and per
      * partition its base.
      */
-    private record Plan(int partitions, SavedState base, List<Long> deltaSince,
-            List<HashMap<String, Long>> baseTables) {
+    private record Plan(int partitions, SavedState base, List<Long> deltaSince, SavedState tablesFrom) {
+        /**
+         * This plan as its write starts: it may name the RocksDB table files of {@code newest}, the newest
+         * complete checkpoint in its layout then (newer than its base when the batch was generated ahead).
+         */
+        Plan writing(SavedState newest) {
+            return new Plan(partitions, base, deltaSince, newest);
+        }
+
+        /** Per partition, the table files (path to length) the write may name instead of uploading them. */
+        List<HashMap<String, Long>> reusableTables() {
+            List<HashMap<String, Long>> tables = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) {
+                HashMap<String, Long> reusable = new HashMap<>();
+                for (StateFile f : tablesFrom == null ? List.<StateFile>of() : tablesFrom.filesOf(p)) {
+                    if (f.kind() == StateFile.Kind.TABLE) {
+                        reusable.put(f.path(), f.length());
+                    }
+                }
+                tables.add(reusable);
+            }
+            return tables;
+        }
     }
 
     /**
@@ -117,14 +138,17 @@ public final class CheckpointedState<K, S> implements StateLifecycle<K, S> {
      * reference them: the base of each checkpoint planned but not yet complete. A plan is made when its batch
      * is generated, which may be long before it runs (a job behind its batches), so its base can be older than
      * checkpoints completed since. (A plan made later builds on the newest complete checkpoint, which the
-     * newest progress checkpoint references, or which belongs to a batch after it.)
+     * newest progress checkpoint references, or which belongs to a batch after it.) A write being run may also
+     * name the RocksDB table files of the newest complete checkpoint when it started: that one is in use too.
      */
     @Override
     public List<OperatorRecord> inUse() {
         List<OperatorRecord> inUse = new ArrayList<>();
         for (Plan plan : plans.values()) {
-            if (plan.base != null) {
-                inUse.add(plan.base.toRecord());
+            for (SavedState used : new SavedState[] {plan.base, plan.tablesFrom}) {
+                if (used != null) {
+                    inUse.add(used.toRecord());
+                }
             }
         }
         return inUse;
@@ -208,17 +232,12 @@ public final class CheckpointedState<K, S> implements StateLifecycle<K, S> {
             last = null; // re-partitioned since: no partition has a chain to add a delta to
         }
         List<Long> since = new ArrayList<>();
-        List<HashMap<String, Long>> tables = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {
             Long s = null;
-            HashMap<String, Long> baseTables = new HashMap<>();
             if (last != null) {
                 long fullBytes = 0; // the snapshot, or a RocksDB manifest and its tables
                 long deltaBytes = 0;
                 for (StateFile f : last.getValue().filesOf(p)) {
-                    if (f.kind() == StateFile.Kind.TABLE) {
-                        baseTables.put(f.path(), f.length());
-                    }
                     if (f.kind() == StateFile.Kind.DELTA) {
                         deltaBytes += f.length();
                     } else {
@@ -231,9 +250,9 @@ public final class CheckpointedState<K, S> implements StateLifecycle<K, S> {
                 }
             }
             since.add(s);
-            tables.add(baseTables);
         }
-        return new Plan(partitions, last == null ? null : last.getValue(), since, tables);
+        SavedState base = last == null ? null : last.getValue();
+        return new Plan(partitions, base, since, base);
     }
 
     /**
@@ -243,17 +262,21 @@ public final class CheckpointedState<K, S> implements StateLifecycle<K, S> {
      */
     @Override
     public Written writeCheckpoint(JavaRDD<StateVersion<K, S>> versions, Time time) throws IOException {
-        Plan plan = plans.get(time);
-        if (plan == null) {
+        Plan planned = plans.get(time);
+        if (planned == null) {
             throw new IllegalStateException("no checkpoint plan for " + name + " at " + time);
         }
+        Map.Entry<Time, SavedState> newest = complete.lastEntry();
+        Plan plan = newest == null || newest.getValue().partitions() != planned.partitions ? planned
+                : planned.writing(newest.getValue());
+        plans.put(time, plan); // in use from now: the files of the checkpoint whose tables it names stay
         try {
             for (boolean full : new boolean[] {true, false}) { // files an earlier run wrote for this batch
                 fs.delete(new Path(root, StateFile.pathOf(operatorId, time, full, 0)).getParent(),
                         true);
             }
             List<StateFile> needed = CheckpointWriteJob.write(versions, root, conf, operatorId, time,
-                    plan.deltaSince, plan.baseTables);
+                    plan.deltaSince, plan.reusableTables());
             List<StateFile> files = new ArrayList<>();
             int full = 0;
             int deltas = 0;
