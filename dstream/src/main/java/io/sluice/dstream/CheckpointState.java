@@ -4,7 +4,7 @@ import io.sluice.dstream.internal.offline.CheckpointDirectory;
 import io.sluice.dstream.internal.offline.CheckpointReport;
 import io.sluice.dstream.internal.offline.OfflineStateReader;
 import io.sluice.rdd.Time;
-import io.sluice.state.internal.checkpoint.StateSnapshotFiles;
+import io.sluice.state.internal.checkpoint.SavedState;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +55,7 @@ public final class CheckpointState {
     /** The operators with state in the newest checkpoint: stable id to kind (mapWithState, updateStateByKey). */
     public Map<String, String> operators() {
         Map<String, String> kinds = new TreeMap<>();
-        for (StateSnapshotFiles s : StateSnapshotFiles.allOf(directory.newest())) {
+        for (SavedState s : SavedState.allOf(directory.newest())) {
             kinds.put(s.operatorId(), s.kind());
         }
         return kinds;

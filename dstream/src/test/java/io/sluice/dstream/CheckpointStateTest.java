@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.dstream.testing.StateBackends;
 import io.sluice.rdd.Time;
 import io.sluice.state.State;
 import io.sluice.state.StateSpec;
@@ -24,10 +25,15 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.Optional;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 import scala.Tuple2;
 
 /**
@@ -39,7 +45,13 @@ import scala.Tuple2;
  * and the errors for an unknown operator, a batch without checkpoint and damaged files.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ParameterizedClass(name = "{0}")
+@MethodSource("io.sluice.dstream.testing.StateBackends#names")
 class CheckpointStateTest {
+    /** The backend the job keeps its state in: its checkpoints are entry files on heap, table files on rocksdb. */
+    @Parameter
+    String backend;
+
     private static final List<List<String>> WORDS = List.of(
             List.of("a", "b", "c", "d"), List.of("a", "b", "e"), List.of("a", "c", "e"),
             List.of("b", "e", "f"), List.of(), List.of());
@@ -80,9 +92,11 @@ class CheckpointStateTest {
                 .name("totals").checkpoint(Duration.ofSeconds(1));
     }
 
-    @BeforeAll
-    void runTheJob() {
-        checkpoint = dir.resolve("checkpoint").toString();
+    @BeforeParameterizedClassInvocation
+    void runTheJob(String backend) {
+        this.backend = backend;
+        checkpoint = dir.resolve(backend).resolve("checkpoint").toString();
+        StateBackends.use(backend);
         try (StreamTester t = new StreamTester()) {
             t.context().checkpoint(checkpoint);
             MapWithStateDStream<String, Integer, Integer, String> counts = counts(t.input(WORDS));
@@ -94,7 +108,19 @@ class CheckpointStateTest {
             }
             emitted = out.byTime();
             liveTotals = totals.byTime();
-        } // stopping waits for the last checkpoint to be written
+        } finally { // stopping waits for the last checkpoint to be written
+            StateBackends.reset();
+        }
+    }
+
+    @BeforeEach
+    void useBackend() {
+        StateBackends.use(backend); // the jobs a test starts (re-partitioned, bootstrapped) use it too
+    }
+
+    @AfterEach
+    void resetBackend() {
+        StateBackends.reset();
     }
 
     /** The batch (ms) that last gave {@code word} a record, up to batch {@code upTo} (ms). */
@@ -160,7 +186,7 @@ class CheckpointStateTest {
 
     @Test
     void changesAcrossARepartitionMatchKeysBetweenTheTwoLayouts() {
-        String repartitioned = dir.resolve("repartitioned").toString();
+        String repartitioned = dir.resolve(backend).resolve("repartitioned").toString();
         Map<Long, Map<String, Integer>> live = new HashMap<>();
         try (StreamTester t = new StreamTester()) {
             t.context().checkpoint(repartitioned);
@@ -205,7 +231,7 @@ class CheckpointStateTest {
         CheckpointState first = CheckpointState.open(SharedSpark.context(), checkpoint);
         JavaPairRDD<String, StateEntry<Integer>> counts = first.read("counts", new Time(3000));
         JavaPairRDD<Long, StateEntry<Long>> totals = first.read("totals", new Time(3000));
-        String bootstrapped = dir.resolve("bootstrapped").toString();
+        String bootstrapped = dir.resolve(backend).resolve("bootstrapped").toString();
         Time written = CheckpointState.bootstrap(SharedSpark.context(), bootstrapped, Duration.ofSeconds(1))
                 .batchTime(new Time(3000))
                 .mapWithStateEntries("counts", counts, countsSpec())
@@ -284,10 +310,11 @@ class CheckpointStateTest {
                 () -> state.read("counts", new Time(2500)));
         assertTrue(noBatch.getMessage().contains("at batch 2500") && noBatch.getMessage().contains("[1000, 2000"),
                 noBatch.getMessage());
+        String empty = dir.resolve(backend).resolve("empty").toString();
         assertTrue(assertThrows(IllegalArgumentException.class, () -> CheckpointState.open(SharedSpark.context(),
-                dir.resolve("empty").toString()).read("counts")).getMessage().contains("No checkpoint in"));
+                empty).read("counts")).getMessage().contains("No checkpoint in"));
 
-        Path copy = dir.resolve("damaged");
+        Path copy = dir.resolve(backend).resolve("damaged");
         copyTree(Path.of(checkpoint), copy);
         Path file = stateFile(copy, "counts", 6000, 1);
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {

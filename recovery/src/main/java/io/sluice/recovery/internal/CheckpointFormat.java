@@ -34,8 +34,8 @@ import java.util.zip.CRC32C;
  * </pre>
  *
  * Recovery reads a record's description and file labels as opaque text: the state layer writes
- * {@code <kind> <batch ms> <partitions> <key groups>} and {@code <partition> <batch ms> full|delta} there
- * (see the state module's {@code StateSnapshotFiles}), so the lines are the same as before records were
+ * {@code <kind> <batch ms> <partitions> <key groups>} and {@code <partition> <batch ms> full|delta|table} there
+ * (see the state module's {@code SavedState}), so the lines are the same as before records were
  * opaque, and checkpoints written by earlier releases read unchanged. The line keyword stays {@code state}
  * for that reason. Ids, kinds and positions are percent-encoded, so they may hold any character. A reader refuses a file
  * whose version is newer than its own, whose checksum line is missing (truncated) or wrong, or that holds

@@ -6,12 +6,12 @@ import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.CheckpointStore;
 import io.sluice.recovery.internal.HadoopCheckpointStorage;
-import io.sluice.state.internal.checkpoint.StateSnapshotFiles;
+import io.sluice.state.internal.checkpoint.SavedState;
 import io.sluice.state.internal.checkpoint.StateFile;
 import io.sluice.state.internal.HeapBackend;
 import io.sluice.state.internal.StateLoader;
 import io.sluice.state.internal.StateVersion;
-import io.sluice.state.internal.checkpoint.StateFilesJob;
+import io.sluice.state.internal.checkpoint.CheckpointWriteJob;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -64,22 +64,22 @@ public final class BootstrapWriter {
             }
             Broadcast<SerializableConfiguration> conf = SerializableConfiguration.broadcast(sc.sc());
             Map<String, String> kinds = new LinkedHashMap<>();
-            List<StateSnapshotFiles> states = new ArrayList<>();
+            List<SavedState> states = new ArrayList<>();
             for (Operator op : operators) {
                 if (kinds.put(op.id(), op.kind()) != null) {
                     throw new IllegalArgumentException("the state of '" + op.id() + "' is given twice");
                 }
                 JavaRDD<StateVersion<Object, Object>> versions = versions(op, batch);
                 versions.setName("bootstrap of '" + op.id() + "' at batch " + batch.milliseconds());
-                List<StateFile> files = StateFilesJob.write(versions, storage.root().toString(), conf, op.id(),
+                List<StateFile> files = CheckpointWriteJob.write(versions, storage.root().toString(), conf, op.id(),
                         batch, Collections.nCopies(op.partitioner().numPartitions(), null),
                         Collections.nCopies(op.partitioner().numPartitions(), new HashMap<>()));
-                states.add(new StateSnapshotFiles(op.id(), op.kind(), batch, op.partitioner().numPartitions(),
+                states.add(new SavedState(op.id(), op.kind(), batch, op.partitioner().numPartitions(),
                         op.partitioner().keyGroups().count(), files));
             }
             new CheckpointStore(storage, CheckpointStore.DEFAULT_RETAINED).write(new Checkpoint(batch, interval, batch,
                     List.of(), batch.plus(interval), kinds, List.of(),
-                    states.stream().map(StateSnapshotFiles::toRecord).toList()));
+                    states.stream().map(SavedState::toRecord).toList()));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the bootstrap checkpoint to " + directory + ": "
                     + e.getMessage(), e);

@@ -6,7 +6,7 @@ import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.CheckpointFormat;
 import io.sluice.recovery.internal.CheckpointStore;
 import io.sluice.recovery.internal.HadoopCheckpointStorage;
-import io.sluice.state.internal.checkpoint.StateSnapshotFiles;
+import io.sluice.state.internal.checkpoint.SavedState;
 import io.sluice.state.internal.checkpoint.StateFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -96,11 +96,11 @@ public final class CheckpointDirectory {
     }
 
     /** Per batch, the state checkpoint of {@code operator} the usable progress checkpoints reference. */
-    public TreeMap<Time, StateSnapshotFiles> statesOf(String operator) {
-        TreeMap<Time, StateSnapshotFiles> states = new TreeMap<>();
+    public TreeMap<Time, SavedState> statesOf(String operator) {
+        TreeMap<Time, SavedState> states = new TreeMap<>();
         for (Listed l : list()) {
             if (l.checkpoint() != null) {
-                StateSnapshotFiles.of(l.checkpoint(), operator).ifPresent(s -> states.put(s.time(), s));
+                SavedState.of(l.checkpoint(), operator).ifPresent(s -> states.put(s.time(), s));
             }
         }
         return states;
@@ -110,8 +110,8 @@ public final class CheckpointDirectory {
      * The state checkpoint of {@code operator} at {@code batch}, or at the newest checkpointed batch when it is
      * null; fails naming the operator, the batch and the directory when there is none.
      */
-    public StateSnapshotFiles stateOf(String operator, Time batch) {
-        TreeMap<Time, StateSnapshotFiles> states = statesOf(operator);
+    public SavedState stateOf(String operator, Time batch) {
+        TreeMap<Time, SavedState> states = statesOf(operator);
         if (states.isEmpty() && batches().isEmpty()) {
             newest(); // fails: no checkpoint at all, or none usable (each named with its problem)
         }
@@ -123,7 +123,7 @@ public final class CheckpointDirectory {
         if (batch == null) {
             return states.lastEntry().getValue();
         }
-        StateSnapshotFiles state = states.get(batch);
+        SavedState state = states.get(batch);
         if (state == null) {
             throw new IllegalArgumentException("No checkpoint of the state of '" + operator + "' at batch "
                     + batch.milliseconds() + " in " + describe() + "; its state is checkpointed at batches "
@@ -138,7 +138,7 @@ public final class CheckpointDirectory {
         Map<String, String> kinds = new TreeMap<>();
         for (Listed l : list()) {
             if (l.checkpoint() != null) {
-                StateSnapshotFiles.allOf(l.checkpoint()).forEach(s -> kinds.put(s.operatorId(), s.kind()));
+                SavedState.allOf(l.checkpoint()).forEach(s -> kinds.put(s.operatorId(), s.kind()));
             }
         }
         if (kinds.isEmpty()) {
@@ -164,7 +164,7 @@ public final class CheckpointDirectory {
      * The first file of {@code state} that is gone (the running job's retention deleted it), if any; fails on a
      * file whose length differs from the one it was written with (damaged).
      */
-    public Optional<String> firstMissing(StateSnapshotFiles state) {
+    public Optional<String> firstMissing(SavedState state) {
         try {
             for (StateFile f : state.files()) {
                 OptionalLong length = storage.length(f.path());

@@ -2,11 +2,11 @@ package io.sluice.dstream.internal.offline;
 
 import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.Checkpoint;
-import io.sluice.state.internal.checkpoint.StateSnapshotFiles;
+import io.sluice.state.internal.checkpoint.SavedState;
 import io.sluice.state.internal.checkpoint.StateFile;
 import io.sluice.state.internal.HeapBackend;
 import io.sluice.state.internal.StateVersion;
-import io.sluice.state.internal.checkpoint.StatePartitionFiles;
+import io.sluice.state.internal.checkpoint.PartitionFiles;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,7 +48,7 @@ public final class CheckpointReport {
             }
             Checkpoint c = l.checkpoint();
             out.append("  pending ").append(c.pending().size());
-            for (StateSnapshotFiles s : StateSnapshotFiles.allOf(c)) {
+            for (SavedState s : SavedState.allOf(c)) {
                 out.append("  state '").append(s.operatorId()).append("' @ ").append(s.time().milliseconds());
             }
             out.append('\n');
@@ -66,12 +66,12 @@ public final class CheckpointReport {
         out.append("Operators:\n");
         for (Map.Entry<String, String> op : new TreeMap<>(chosen.operators()).entrySet()) { // a stable order
             out.append(String.format(Locale.ROOT, "  %-24s %s", op.getKey(), op.getValue()));
-            StateSnapshotFiles.of(chosen, op.getKey()).ifPresent(s -> out.append(String.format(Locale.ROOT,
+            SavedState.of(chosen, op.getKey()).ifPresent(s -> out.append(String.format(Locale.ROOT,
                     "  state @ %d: %d partitions, %d key groups", s.time().milliseconds(), s.partitions(),
                     s.keyGroups())));
             out.append('\n');
         }
-        for (StateSnapshotFiles s : StateSnapshotFiles.allOf(chosen)) {
+        for (SavedState s : SavedState.allOf(chosen)) {
             sizes(out, s);
         }
         out.append("Source positions:\n");
@@ -85,7 +85,7 @@ public final class CheckpointReport {
         return out.toString();
     }
 
-    private void sizes(StringBuilder out, StateSnapshotFiles s) {
+    private void sizes(StringBuilder out, SavedState s) {
         out.append("State of '").append(s.operatorId()).append("' at batch ").append(s.time().milliseconds())
                 .append(":\n");
         out.append(String.format(Locale.ROOT, "  %9s %10s %12s  %s%n", "partition", "keys", "bytes", "files"));
@@ -98,7 +98,7 @@ public final class CheckpointReport {
             long partBytes = s.filesOf(p).stream().mapToLong(StateFile::length).sum();
             String partKeys;
             try {
-                StateVersion<Object, Object> v = StatePartitionFiles.read(directory.storage().fileSystem(),
+                StateVersion<Object, Object> v = PartitionFiles.read(directory.storage().fileSystem(),
                         directory.storage().root(), chain, HeapBackend.INSTANCE);
                 keys += v.size();
                 partKeys = String.valueOf(v.size());

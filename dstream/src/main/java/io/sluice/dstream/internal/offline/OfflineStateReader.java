@@ -3,7 +3,7 @@ package io.sluice.dstream.internal.offline;
 import io.sluice.dstream.StateChange;
 import io.sluice.dstream.StateEntry;
 import io.sluice.rdd.Time;
-import io.sluice.state.internal.checkpoint.StateSnapshotFiles;
+import io.sluice.state.internal.checkpoint.SavedState;
 import io.sluice.state.internal.checkpoint.StateFile;
 import io.sluice.state.internal.HeapBackend;
 import io.sluice.state.internal.StateVersion;
@@ -50,7 +50,7 @@ public final class OfflineStateReader {
     /** The state of {@code operator} at {@code batch}, or at its newest checkpointed batch when null. */
     public <K, S> JavaPairRDD<K, StateEntry<S>> read(String operator, Time batch) {
         for (int attempt = 1; ; attempt++) {
-            StateSnapshotFiles state = directory.stateOf(operator, batch);
+            SavedState state = directory.stateOf(operator, batch);
             try {
                 return entries(state);
             } catch (Vanished e) {
@@ -62,7 +62,7 @@ public final class OfflineStateReader {
     }
 
     /** The entries of one state checkpoint, read and cached. */
-    <K, S> JavaPairRDD<K, StateEntry<S>> entries(StateSnapshotFiles state) {
+    <K, S> JavaPairRDD<K, StateEntry<S>> entries(SavedState state) {
         JavaRDD<StateVersion<K, S>> versions = versions(state);
         JavaPairRDD<K, StateEntry<S>> entries = versions.flatMapToPair(OfflineStateReader::entriesOf);
         entries.setName("state of '" + state.operatorId() + "' at batch " + state.time().milliseconds());
@@ -76,8 +76,8 @@ public final class OfflineStateReader {
             throw new IllegalArgumentException("changes of '" + operator + "': batch " + to.milliseconds()
                     + " is not after batch " + from.milliseconds());
         }
-        StateSnapshotFiles before = directory.stateOf(operator, from);
-        StateSnapshotFiles after = directory.stateOf(operator, to);
+        SavedState before = directory.stateOf(operator, from);
+        SavedState after = directory.stateOf(operator, to);
         JavaRDD<StateVersion<K, S>> a = versions(before);
         JavaRDD<StateVersion<K, S>> b = versions(after);
         JavaPairRDD<K, StateChange<S>> changes;
@@ -98,7 +98,7 @@ public final class OfflineStateReader {
         }
     }
 
-    private <K, S> JavaRDD<StateVersion<K, S>> versions(StateSnapshotFiles state) {
+    private <K, S> JavaRDD<StateVersion<K, S>> versions(SavedState state) {
         Broadcast<SerializableConfiguration> conf = SerializableConfiguration.broadcast(sc.sc());
         List<List<StateFile>> chains = new ArrayList<>();
         for (int p = 0; p < state.partitions(); p++) {
@@ -120,8 +120,8 @@ public final class OfflineStateReader {
      * when a file of {@code sources} is gone (before or during the job).
      */
     private <T extends org.apache.spark.api.java.AbstractJavaRDDLike<?, ?>> T materialized(T rdd, String what,
-            List<StateSnapshotFiles> sources) {
-        for (StateSnapshotFiles s : sources) {
+            List<SavedState> sources) {
+        for (SavedState s : sources) {
             directory.firstMissing(s).ifPresent(file -> {
                 throw new Vanished(file);
             });
@@ -132,7 +132,7 @@ public final class OfflineStateReader {
             return rdd;
         } catch (Exception e) {
             rdd.rdd().unpersist(false);
-            for (StateSnapshotFiles s : sources) {
+            for (SavedState s : sources) {
                 Optional<String> missing = directory.firstMissing(s);
                 if (missing.isPresent()) {
                     throw new Vanished(missing.get());
@@ -143,7 +143,7 @@ public final class OfflineStateReader {
         }
     }
 
-    private IllegalStateException deleted(StateSnapshotFiles state, Vanished e) {
+    private IllegalStateException deleted(SavedState state, Vanished e) {
         return new IllegalStateException("The checkpoint of the state of '" + state.operatorId() + "' at batch "
                 + state.time().milliseconds() + " in " + directory.describe() + " was deleted while it was read ("
                 + e.getMessage() + " is gone): a running job keeps only its newest sluice.checkpoint.retained "

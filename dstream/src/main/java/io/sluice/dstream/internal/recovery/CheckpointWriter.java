@@ -9,7 +9,7 @@ import io.sluice.rdd.Time;
 import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.CheckpointStore;
 import io.sluice.recovery.internal.OperatorRecord;
-import io.sluice.state.internal.checkpoint.StateSnapshotFiles;
+import io.sluice.state.internal.checkpoint.StateLifecycle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -120,7 +120,7 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
     private Pending pendingOf(Time done) {
         List<OperatorRecord> inUse = new ArrayList<>();
         for (StateCheckpointObserver<?, ?> state : states) {
-            state.inUse().forEach(s -> inUse.add(s.toRecord()));
+            inUse.addAll(state.inUse());
         }
         return new Pending(checkpointOf(done), inUse);
     }
@@ -131,14 +131,14 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
         for (Operator<?> op : graph.operators()) {
             operators.put(op.stableId(), op.kind());
         }
-        List<StateSnapshotFiles> stateFiles = new ArrayList<>();
+        List<StateLifecycle.Saved> saved = new ArrayList<>();
         for (StateCheckpointObserver<?, ?> state : states) {
-            state.latestAsOf(done).ifPresent(stateFiles::add);
+            state.savedAsOf(done).ifPresent(saved::add);
         }
         // A restart recomputes the batches after each state checkpoint (without their outputs) and whatever
         // windows remember: the sources must read those batches again, so their positions are saved too.
         Time from = done;
-        for (StateSnapshotFiles s : stateFiles) {
+        for (StateLifecycle.Saved s : saved) {
             from = s.time().isBefore(from) ? s.time() : from;
         }
         for (Operator<?> op : graph.operators()) {
@@ -157,7 +157,7 @@ public final class CheckpointWriter implements BatchScheduler.BatchObserver, Aut
             }
         }
         return new Checkpoint(done, grid.step(), grid.zero(), pending, grid.next(lastGenerated), operators, positions,
-                stateFiles.stream().map(StateSnapshotFiles::toRecord).toList());
+                saved.stream().map(StateLifecycle.Saved::record).toList());
     }
 
     private void write(Pending pending) {

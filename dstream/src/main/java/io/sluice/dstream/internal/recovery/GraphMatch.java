@@ -3,7 +3,7 @@ package io.sluice.dstream.internal.recovery;
 import io.sluice.dstream.internal.GraphDescription;
 import io.sluice.dstream.internal.Node;
 import io.sluice.recovery.internal.Checkpoint;
-import io.sluice.state.internal.checkpoint.StateSnapshotFiles;
+import io.sluice.state.internal.checkpoint.SavedState;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,7 +22,7 @@ final class GraphMatch {
     /** One sentence per saved state or position that no operator of {@code graph} can take over. */
     static List<String> mismatches(GraphDescription graph, Checkpoint checkpoint) {
         List<String> problems = new ArrayList<>();
-        for (StateSnapshotFiles state : StateSnapshotFiles.allOf(checkpoint)) {
+        for (SavedState state : SavedState.allOf(checkpoint)) {
             check(graph, state.operatorId(), state.kind(), "the state of", problems);
         }
         Set<String> sources = new LinkedHashSet<>();

@@ -255,7 +255,7 @@ public final class Recovery {
             }
         }
         lossWarning(lossy, recovered, batches).ifPresent(LOG::warn);
-        prefetch.retainOnly(storage().root().toString(), plan.restoredChains());
+        prefetch.dropUnclaimed(); // every restore of the graph claimed what it takes
         LOG.info("Recovered at batch {}: running {} batches again or late ({} skipped), then the timer from {}",
                 recovered.batchTime(), batches.rerun().size(), batches.skipped().size(), batches.firstTimerBatch());
         return started(graph, plan, batches.rerun(), batches.firstTimerBatch(), recovered.zeroTime(),
@@ -300,7 +300,7 @@ public final class Recovery {
     /** Its checkpoint job's id follows the output operations' ids (and those of earlier state checkpoints). */
     private static <K, S> Optional<StateCheckpointObserver<K, S>> checkpointer(StatefulOperator<K, ?, S, ?, ?> op,
             CheckpointedStart plan, int jobId) {
-        return plan.<K, S>checkpointsOf(op.stableId()).map(c -> new StateCheckpointObserver<>(op, c, jobId));
+        return plan.<K, S>lifecycleOf(op.stableId()).map(c -> new StateCheckpointObserver<>(op, c, jobId));
     }
 
     private HadoopCheckpointStorage storage() {

@@ -9,33 +9,32 @@ import io.sluice.dstream.internal.state.StatefulOperator;
 import io.sluice.dstream.scheduler.StateCheckpointInfo;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.JobTags;
-import io.sluice.state.internal.checkpoint.StateSnapshotFiles;
-import io.sluice.state.internal.checkpoint.StateFile;
+import io.sluice.recovery.internal.OperatorRecord;
 import io.sluice.state.internal.StateVersion;
-import io.sluice.state.internal.checkpoint.StateCheckpointPlanner;
+import io.sluice.state.internal.checkpoint.StateLifecycle;
 import java.util.List;
 import java.util.Optional;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaRDD;
 
 /**
- * Writes one stateful operator's state checkpoints, observing the batches: at the operator's checkpoint times
- * (every ten slides by default) the operator plans the checkpoint as it computes the batch's state (it was
- * built with the {@link StateCheckpointPlanner}, see {@link CheckpointedStart}), and the batch runs one more job
- * after its outputs, which writes the files, and hands the operator what it wrote and how long it took.
+ * Sequences one stateful operator's state checkpoints, observing the batches: at the operator's checkpoint times
+ * (every ten slides by default) the operator's state lifecycle plans the checkpoint as the batch's state is
+ * computed (see {@link CheckpointedStart}), and the batch runs one more job after its outputs, in which the
+ * lifecycle writes the files; the operator is told what it wrote and how long it took.
  */
 final class StateCheckpointObserver<K, S> implements BatchScheduler.BatchObserver {
     private static final String KIND = "checkpointState";
 
     private final StatefulOperator<K, ?, S, ?, ?> op;
-    private final StateCheckpointPlanner<K, S> checkpoints;
+    private final StateLifecycle<K, S> lifecycle;
     private final int jobId;
     private final String callSite = CallSite.of(KIND);
 
     /** @param jobId the id listeners see for the checkpoint job (after the output operations' ids) */
-    StateCheckpointObserver(StatefulOperator<K, ?, S, ?, ?> op, StateCheckpointPlanner<K, S> checkpoints, int jobId) {
+    StateCheckpointObserver(StatefulOperator<K, ?, S, ?, ?> op, StateLifecycle<K, S> lifecycle, int jobId) {
         this.op = op;
-        this.checkpoints = checkpoints;
+        this.lifecycle = lifecycle;
         this.jobId = jobId;
     }
 
@@ -43,13 +42,13 @@ final class StateCheckpointObserver<K, S> implements BatchScheduler.BatchObserve
      * The newest state checkpoint at or before {@code time} whose files are complete, if any; the progress
      * writer asks on the scheduler's event loop when batch {@code time} is recorded as done.
      */
-    Optional<StateSnapshotFiles> latestAsOf(Time time) {
-        return checkpoints.latestAsOf(time);
+    Optional<StateLifecycle.Saved> savedAsOf(Time time) {
+        return lifecycle.savedAsOf(time);
     }
 
-    /** The state checkpoints later ones may build on, whose files must stay (see the checkpoint store). */
-    List<StateSnapshotFiles> inUse() {
-        return checkpoints.inUse();
+    /** The records of state checkpoints later ones may build on, whose files must stay (see the checkpoint store). */
+    List<OperatorRecord> inUse() {
+        return lifecycle.inUse();
     }
 
     /** At a checkpoint time: the state of the batch (planned as it is computed), and the job writing it. */
@@ -71,9 +70,10 @@ final class StateCheckpointObserver<K, S> implements BatchScheduler.BatchObserve
             try {
                 // Wall time, not the context's clock: a manual or replay clock stands still during a batch.
                 long started = System.nanoTime();
-                List<StateFile> written = checkpoints.write(v, time);
+                StateLifecycle.Written written = lifecycle.writeCheckpoint(v, time);
                 long millis = (System.nanoTime() - started) / 1_000_000;
-                op.checkpointWritten(time, figures(written, millis));
+                op.checkpointWritten(time, new StateCheckpointInfo(written.fullPartitions(),
+                        written.deltaPartitions(), written.bytes(), millis));
             } catch (OperatorException e) {
                 throw e;
             } catch (Exception e) {
@@ -86,17 +86,5 @@ final class StateCheckpointObserver<K, S> implements BatchScheduler.BatchObserve
                         + "checkpoint of " + op.describe() + ": " + e.getMessage(), e));
             }
         }))).orElse(List.of());
-    }
-
-    private static StateCheckpointInfo figures(List<StateFile> written, long millis) {
-        int full = 0;
-        int deltas = 0;
-        long bytes = 0;
-        for (StateFile f : written) {
-            full += f.kind() == StateFile.Kind.FULL ? 1 : 0;
-            deltas += f.kind() == StateFile.Kind.DELTA ? 1 : 0;
-            bytes += f.length();
-        }
-        return new StateCheckpointInfo(full, deltas, bytes, millis);
     }
 }

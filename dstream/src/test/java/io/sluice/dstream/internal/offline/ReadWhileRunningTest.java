@@ -11,7 +11,7 @@ import io.sluice.dstream.MapWithStateDStream;
 import io.sluice.dstream.Settings;
 import io.sluice.dstream.StateEntry;
 import io.sluice.rdd.Time;
-import io.sluice.state.internal.checkpoint.StateSnapshotFiles;
+import io.sluice.state.internal.checkpoint.SavedState;
 import io.sluice.state.State;
 import io.sluice.state.StateSpec;
 import io.sluice.testkit.SharedSpark;
@@ -81,7 +81,7 @@ class ReadWhileRunningTest {
             JavaPairRDD<String, StateEntry<Integer>> read = state.read("counts");
             CheckpointDirectory directory = new CheckpointDirectory(checkpoint.toString(),
                     SharedSpark.context().hadoopConfiguration());
-            StateSnapshotFiles chosen = directory.stateOf("counts", null);
+            SavedState chosen = directory.stateOf("counts", null);
             assertEquals(new Time(3000), chosen.time(), "the newest state when the read was made");
 
             t.runBatches(BATCHES - 3);

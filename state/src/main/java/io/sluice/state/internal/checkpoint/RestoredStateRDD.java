@@ -144,7 +144,7 @@ public final class RestoredStateRDD<K, S> extends RDD<StateVersion<K, S>> {
         FileSystem fs = HadoopFiles.fileSystem(rootPath, conf.value().value());
         List<StateFile> chain = new ArrayList<>(chains.get(partition));
         if (filesPending) {
-            StateFile own = StatePartitionFiles.find(fs, rootPath, operatorId, time, partition);
+            StateFile own = PartitionFiles.find(fs, rootPath, operatorId, time, partition);
             if (own == null) {
                 throw new IOException("it is no longer cached and its checkpoint file was not written (a batch "
                         + "after it ran before its checkpoint job finished)");
@@ -154,7 +154,7 @@ public final class RestoredStateRDD<K, S> extends RDD<StateVersion<K, S>> {
             }
             chain.add(own);
         }
-        return StatePartitionFiles.read(fs, rootPath, chain, backend);
+        return PartitionFiles.read(fs, rootPath, chain, backend);
     }
 
     private record Part(int index) implements Partition {

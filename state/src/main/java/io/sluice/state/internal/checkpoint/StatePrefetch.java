@@ -33,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * RestoredStateRDD} task running in this JVM (local mode) {@linkplain #take takes} its partition decoded instead
  * of reading it. Everything else falls back to reading the files in the task, as without it: executors in
  * other JVMs (which never see the prefetch), a chain whose decoding failed (the task reports the error on its
- * own), a chain the restart did not choose. What the restart does not take is dropped by {@link #retainOnly}
- * and {@link #close}, so at most one copy of the state waits here, and only during a restart.
+ * own), a chain the restart did not choose. What the restart's restores do not {@linkplain #claim claim} is
+ * dropped by {@link #dropUnclaimed} and {@link #close}, so at most one copy of the state waits here, and only
+ * during a restart.
  */
 public final class StatePrefetch implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatePrefetch.class);
@@ -46,6 +47,8 @@ public final class StatePrefetch implements AutoCloseable {
     private volatile boolean closed;
     /** The chains the restart chose, once it did (planning may still be running): no others are decoded. */
     private volatile Set<String> retained;
+    /** The chains the restart's restores take. */
+    private final Set<String> claimed = ConcurrentHashMap.newKeySet();
     /** This prefetch as the restore's tasks find it, once lent; withdrawn on close. */
     private DriverLocal<StatePrefetch> lent;
 
@@ -94,7 +97,7 @@ public final class StatePrefetch implements AutoCloseable {
                 return;
             }
             String root = storage.root().toString();
-            for (StateSnapshotFiles state : StateSnapshotFiles.allOf(checkpoint)) {
+            for (SavedState state : SavedState.allOf(checkpoint)) {
                 for (int p = 0; p < state.partitions(); p++) {
                     List<StateFile> chain = state.chainOf(p);
                     String key = key(root, chain);
@@ -129,7 +132,7 @@ public final class StatePrefetch implements AutoCloseable {
             return; // dropped before its turn
         }
         try {
-            decoded.complete(StatePartitionFiles.read(storage.fileSystem(), storage.root(), chain,
+            decoded.complete(PartitionFiles.read(storage.fileSystem(), storage.root(), chain,
                     HeapBackend.INSTANCE));
         } catch (Exception | LinkageError e) {
             decoded.completeExceptionally(e);
@@ -173,13 +176,16 @@ public final class StatePrefetch implements AutoCloseable {
         planned.await();
     }
 
-    /** Drops every chain of this restart but those of {@code used}, each a list of files under {@code root}. */
-    public void retainOnly(String root, Collection<List<StateFile>> used) {
-        Set<String> kept = new HashSet<>();
+    /** Keeps the chains of {@code used}, each a list of files under {@code root}: a restore takes them. */
+    public void claim(String root, Collection<List<StateFile>> used) {
         for (List<StateFile> chain : used) {
-            kept.add(key(root, chain));
+            claimed.add(key(root, chain));
         }
-        retained = kept;
+    }
+
+    /** Drops every chain of this restart but those {@linkplain #claim claimed}: every restore of the start ran. */
+    public void dropUnclaimed() {
+        retained = Set.copyOf(claimed);
         dropUnwanted();
     }
 

@@ -1,7 +1,9 @@
 package io.sluice.state.internal.checkpoint;
 
 import io.sluice.rdd.Time;
+import io.sluice.recovery.internal.OperatorRecord;
 import io.sluice.state.internal.StateVersion;
+import java.util.List;
 import java.util.Optional;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.rdd.RDD;
@@ -28,8 +30,23 @@ final class UncheckpointedState<K, S> implements StateLifecycle<K, S> {
     }
 
     @Override
+    public Written writeCheckpoint(JavaRDD<StateVersion<K, S>> versions, Time time) {
+        throw new IllegalStateException("the state is not checkpointed by Sluice: nothing to write at " + time);
+    }
+
+    @Override
     public Optional<JavaRDD<StateVersion<K, S>>> startAfter(Time time) {
         return starts.after(time);
+    }
+
+    @Override
+    public Optional<Saved> savedAsOf(Time time) {
+        return Optional.empty();
+    }
+
+    @Override
+    public List<OperatorRecord> inUse() {
+        return List.of();
     }
 
     @Override

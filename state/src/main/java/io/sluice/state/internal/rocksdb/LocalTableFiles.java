@@ -1,5 +1,7 @@
 package io.sluice.state.internal.rocksdb;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import io.sluice.rdd.internal.LocalDirs;
 import java.io.File;
 import java.io.IOException;
@@ -7,10 +9,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -20,17 +21,14 @@ import org.apache.hadoop.fs.Path;
  * The table files this JVM last checkpointed, kept on local disk (hard links, so they cost no space while the
  * store still has them) so that a restore here (a restart on the same SparkContext, or an executor restoring a
  * partition it wrote) links them into the new store instead of fetching them. Per shared directory (an operator's
- * partition) only the files of the newest checkpoint written from this JVM are kept; they live under Spark's local
- * directories and go with them.
+ * partition) only the files of the newest checkpoint written from this JVM are kept, in a folder named after the
+ * checkpoint's root and that directory, each under its name there; they live under Spark's local directories and
+ * go with them.
  */
 public final class LocalTableFiles {
     private static final AtomicLong FETCHED = new AtomicLong();
     private static final AtomicLong REUSED = new AtomicLong();
-    /** By checkpoint root and path: the local copy. */
-    private static final Map<String, File> FILES = new HashMap<>();
-    /** By checkpoint root and shared directory: the keys of {@link #FILES} its newest checkpoint needs. */
-    private static final Map<String, Set<String>> NEWEST = new HashMap<>();
-    private static File dir;
+    private static File dir; // guarded by the class
 
     private LocalTableFiles() {
     }
@@ -47,30 +45,25 @@ public final class LocalTableFiles {
 
     /**
      * Keeps the table files of a checkpoint just written from {@code checkpointDir} (its local copies of {@code
-     * manifest}'s tables) under their checkpoint paths, and forgets the older ones of {@code sharedDir}.
+     * manifest}'s tables), and forgets those of older checkpoints of {@code sharedDir}.
      */
     static synchronized void keep(String root, String sharedDir, File checkpointDir, RocksManifest manifest)
             throws IOException {
-        Set<String> keys = new HashSet<>();
+        File folder = folderOf(root, sharedDir, true);
+        Set<String> names = new HashSet<>();
         for (RocksManifest.Table t : manifest.tables()) {
-            String key = root + "|" + t.path();
-            keys.add(key);
-            File kept = FILES.get(key);
-            if (kept == null || kept.length() != t.length()) {
-                File copy = new File(directory(), java.util.UUID.randomUUID() + ".sst");
-                linkOrCopy(new File(checkpointDir, t.localName()), copy);
-                FILES.put(key, copy);
+            String name = nameOf(t.path());
+            names.add(name);
+            File kept = new File(folder, name);
+            if (kept.length() != t.length()) {
+                kept.delete();
+                linkOrCopy(new File(checkpointDir, t.localName()), kept);
             }
         }
-        Set<String> older = NEWEST.put(root + "|" + sharedDir, keys);
-        if (older != null) {
-            for (String key : older) {
-                if (!keys.contains(key)) {
-                    File gone = FILES.remove(key);
-                    if (gone != null) {
-                        gone.delete();
-                    }
-                }
+        File[] all = folder.listFiles();
+        for (File f : all == null ? new File[0] : all) {
+            if (!names.contains(f.getName())) {
+                f.delete();
             }
         }
     }
@@ -79,7 +72,8 @@ public final class LocalTableFiles {
     static void restore(FileSystem fs, Path root, RocksManifest.Table t, File target) throws IOException {
         File local;
         synchronized (LocalTableFiles.class) {
-            local = FILES.get(root + "|" + t.path());
+            File folder = folderOf(root.toString(), t.path().substring(0, t.path().lastIndexOf('/')), false);
+            local = folder == null ? null : new File(folder, nameOf(t.path()));
         }
         if (local != null && local.length() == t.length()) {
             try {
@@ -102,6 +96,25 @@ public final class LocalTableFiles {
         FETCHED.addAndGet(length);
     }
 
+    private static String nameOf(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
+    }
+
+    /** The folder of the kept files of {@code sharedDir} under {@code root}; null if not there and not made. */
+    private static File folderOf(String root, String sharedDir, boolean make) throws IOException {
+        if (dir == null || !dir.isDirectory()) {
+            if (!make) {
+                return null;
+            }
+            dir = LocalDirs.newDirectory("sluice-checkpointed");
+        }
+        File folder = new File(dir, UUID.nameUUIDFromBytes((root + "|" + sharedDir).getBytes(UTF_8)).toString());
+        if (make) {
+            Files.createDirectories(folder.toPath());
+        }
+        return folder;
+    }
+
     /** A hard link of {@code from} at {@code to}, or a copy where the two are on different file systems. */
     static void linkOrCopy(File from, File to) throws IOException {
         try {
@@ -114,15 +127,5 @@ public final class LocalTableFiles {
                 Files.copy(in, to.toPath(), StandardCopyOption.REPLACE_EXISTING);
             }
         }
-    }
-
-    /** Where the kept files go: a directory under Spark's local directories, made again if they were deleted. */
-    private static File directory() throws IOException {
-        if (dir == null || !dir.isDirectory()) {
-            dir = LocalDirs.newDirectory("sluice-checkpointed");
-            FILES.clear();
-            NEWEST.clear();
-        }
-        return dir;
     }
 }

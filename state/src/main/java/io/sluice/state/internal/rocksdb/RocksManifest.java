@@ -90,12 +90,12 @@ public record RocksManifest(long batchTime, long entries, boolean timed, long re
     /** The manifest in {@code bytes}, after checking it whole; {@code file} names it in errors. */
     public static RocksManifest decode(byte[] bytes, String file) throws IOException {
         if (bytes.length < 12 || !isManifest(bytes)) {
-            throw new IOException(file + " is not a RocksDB state manifest");
+            throw new IOException("state file " + file + " is not a RocksDB state manifest");
         }
         CRC32C crc = new CRC32C();
         crc.update(bytes, 0, bytes.length - 4);
         if ((int) crc.getValue() != ByteBuffer.wrap(bytes, bytes.length - 4, 4).getInt()) {
-            throw new IOException("state manifest " + file + " fails its checksum (damaged or truncated)");
+            throw new IOException("state file " + file + " fails its checksum (damaged or truncated)");
         }
         int version = ByteBuffer.wrap(bytes, 4, 4).getInt();
         if (version > VERSION) {

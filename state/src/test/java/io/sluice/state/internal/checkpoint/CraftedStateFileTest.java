@@ -46,7 +46,7 @@ class CraftedStateFileTest {
         List<StateFile> chain = List.of(new StateFile(0, new Time(1000), StateFile.Kind.FULL, path, file.length));
 
         IOException e = assertThrows(IOException.class,
-                () -> StatePartitionFiles.read(fs, new org.apache.hadoop.fs.Path(dir.toUri()), chain,
+                () -> PartitionFiles.read(fs, new org.apache.hadoop.fs.Path(dir.toUri()), chain,
                         io.sluice.state.internal.HeapBackend.INSTANCE));
         assertTrue(e.getMessage().contains("part-0"), e.getMessage());
         assertTrue(e.getMessage().contains(SideEffect.class.getName()), e.getMessage());
@@ -70,11 +70,11 @@ class CraftedStateFileTest {
         return out.toBytes();
     }
 
-    /** A state file around {@code body}, in {@link StateFileFormat}'s layout, with a valid checksum. */
+    /** A state file around {@code body}, in {@link EntryFileFormat}'s layout, with a valid checksum. */
     private static byte[] stateFile(byte[] body) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        bytes.write(ByteBuffer.allocate(9).putInt(StateFileFormat.MAGIC).putInt(StateFileFormat.VERSION)
-                .put(StateFileFormat.ZSTD).array());
+        bytes.write(ByteBuffer.allocate(9).putInt(EntryFileFormat.MAGIC).putInt(EntryFileFormat.VERSION)
+                .put(EntryFileFormat.ZSTD).array());
         ByteArrayOutputStream compressed = new ByteArrayOutputStream();
         try (OutputStream z = new ZstdOutputStream(compressed)) {
             z.write(body);

@@ -63,9 +63,9 @@ class OldFormProgressFileTest {
         var fs = storage.fileSystem();
         var root = storage.root();
         StateVersion<String, Long> p0 = count(HeapStateVersion.empty(0, false), 2000, "a", "a");
-        StateFile p0Snapshot = StatePartitionFiles.write(fs, root, ID, new Time(2000), 0, p0, null);
-        StateFile p0Delta = StatePartitionFiles.write(fs, root, ID, new Time(3000), 0, count(p0, 3000, "c"), 2000L);
-        StateFile p1Snapshot = StatePartitionFiles.write(fs, root, ID, new Time(2000), 1,
+        StateFile p0Snapshot = PartitionFiles.write(fs, root, ID, new Time(2000), 0, p0, null);
+        StateFile p0Delta = PartitionFiles.write(fs, root, ID, new Time(3000), 0, count(p0, 3000, "c"), 2000L);
+        StateFile p1Snapshot = PartitionFiles.write(fs, root, ID, new Time(2000), 1,
                 count(HeapStateVersion.empty(0, false), 2000, "b"), null);
         assertEquals(List.of(true, false, true), List.of(p0Snapshot.full(), p0Delta.full(), p1Snapshot.full()));
 
@@ -85,13 +85,13 @@ class OldFormProgressFileTest {
         storage.writeAtomically(CheckpointStore.PROGRESS_DIR + "/checkpoint-3000", oldForm);
 
         Checkpoint checkpoint = new CheckpointStore(storage, 10).latest().checkpoint().orElseThrow();
-        StateSnapshotFiles state = StateSnapshotFiles.of(checkpoint, ID).orElseThrow();
-        assertEquals(new StateSnapshotFiles(ID, "mapWithState", new Time(3000), 2, 128,
+        SavedState state = SavedState.of(checkpoint, ID).orElseThrow();
+        assertEquals(new SavedState(ID, "mapWithState", new Time(3000), 2, 128,
                 List.of(p0Snapshot, p0Delta, p1Snapshot)), state);
         assertEquals(Map.of("a@2000", 2L, "c@3000", 1L),
-                contents(StatePartitionFiles.read(fs, root, state.chainOf(0), HeapBackend.INSTANCE)));
+                contents(PartitionFiles.read(fs, root, state.chainOf(0), HeapBackend.INSTANCE)));
         assertEquals(Map.of("b@2000", 1L),
-                contents(StatePartitionFiles.read(fs, root, state.chainOf(1), HeapBackend.INSTANCE)));
+                contents(PartitionFiles.read(fs, root, state.chainOf(1), HeapBackend.INSTANCE)));
         assertArrayEquals(oldForm, CheckpointFormat.encode(checkpoint), "the new writer writes the old form");
     }
 }

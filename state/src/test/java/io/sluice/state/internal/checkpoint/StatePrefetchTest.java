@@ -42,15 +42,15 @@ class StatePrefetchTest {
         List<StateFile> files = new ArrayList<>();
         for (int p = 0; p < PARTITIONS; p++) {
             StateVersion<String, Long> v1 = step(io.sluice.state.internal.HeapStateVersion.empty(0, false), 1000, "+a" + p, "+b" + p, "+b" + p);
-            files.add(StatePartitionFiles.write(storage.fileSystem(), root, "counts", new Time(1000), p, v1, null));
+            files.add(PartitionFiles.write(storage.fileSystem(), root, "counts", new Time(1000), p, v1, null));
             StateVersion<String, Long> v2 = step(v1, 2000, "+a" + p, "-b" + p);
-            files.add(StatePartitionFiles.write(storage.fileSystem(), root, "counts", new Time(2000), p, v2, 1000L));
+            files.add(PartitionFiles.write(storage.fileSystem(), root, "counts", new Time(2000), p, v2, 1000L));
         }
         assertEquals(2 * PARTITIONS, files.size());
         assertEquals(PARTITIONS, files.stream().filter(f -> !f.full()).count(), "the second files are deltas");
         Checkpoint checkpoint = new Checkpoint(new Time(2000), Duration.ofSeconds(1), new Time(0), List.of(),
                 new Time(3000), Map.of("counts", "mapWithState"), List.of(),
-                List.of(new StateSnapshotFiles("counts", "mapWithState", new Time(2000), PARTITIONS, 16, files)
+                List.of(new SavedState("counts", "mapWithState", new Time(2000), PARTITIONS, 16, files)
                         .toRecord()));
         new CheckpointStore(storage, 10).write(checkpoint);
         return checkpoint;
@@ -91,14 +91,14 @@ class StatePrefetchTest {
     @Test
     void aTaskTakesEachPartitionDecodedOnceAndItEqualsReadingTheFiles() throws Exception {
         HadoopCheckpointStorage storage = new HadoopCheckpointStorage(dir.toString(), new Configuration());
-        StateSnapshotFiles state = StateSnapshotFiles.allOf(writeCheckpoint(storage)).get(0);
+        SavedState state = SavedState.allOf(writeCheckpoint(storage)).get(0);
         String root = storage.root().toString();
         try (StatePrefetch prefetch = StatePrefetch.start(dir.toString())) {
             for (int p = 0; p < PARTITIONS; p++) {
                 List<StateFile> chain = state.chainOf(p);
                 StateVersion<String, Long> taken = takeWhenDecoded(prefetch, root, chain);
                 assertNotNull(taken, "partition " + p + " was decoded ahead");
-                StateVersion<String, Long> read = StatePartitionFiles.read(storage.fileSystem(), storage.root(), chain,
+                StateVersion<String, Long> read = PartitionFiles.read(storage.fileSystem(), storage.root(), chain,
                         io.sluice.state.internal.HeapBackend.INSTANCE);
                 assertEquals(contents(read), contents(taken));
                 assertEquals(Map.of("a" + p + "@2000", 2L), contents(taken));
@@ -110,11 +110,12 @@ class StatePrefetchTest {
     @Test
     void chainsTheRestartDidNotChooseAreDroppedAndNothingIsLeftAfterClose() throws Exception {
         HadoopCheckpointStorage storage = new HadoopCheckpointStorage(dir.toString(), new Configuration());
-        StateSnapshotFiles state = StateSnapshotFiles.allOf(writeCheckpoint(storage)).get(0);
+        SavedState state = SavedState.allOf(writeCheckpoint(storage)).get(0);
         String root = storage.root().toString();
         StatePrefetch prefetch = StatePrefetch.start(dir.toString());
         assertNotNull(takeWhenDecoded(prefetch, root, state.chainOf(0)), "the planner registered the chains");
-        prefetch.retainOnly(root, List.of(state.chainOf(1)));
+        prefetch.claim(root, List.of(state.chainOf(1)));
+        prefetch.dropUnclaimed();
         assertNull(prefetch.take(root, state.chainOf(2)), "a chain the restart did not choose is dropped");
         prefetch.close();
         assertNull(prefetch.take(root, state.chainOf(1)), "close drops what was not taken");
@@ -123,7 +124,7 @@ class StatePrefetchTest {
     @Test
     void aDamagedFileIsLeftToTheTaskToReport() throws Exception {
         HadoopCheckpointStorage storage = new HadoopCheckpointStorage(dir.toString(), new Configuration());
-        StateSnapshotFiles state = StateSnapshotFiles.allOf(writeCheckpoint(storage)).get(0);
+        SavedState state = SavedState.allOf(writeCheckpoint(storage)).get(0);
         String root = storage.root().toString();
         StateFile snapshot = state.chainOf(1).get(0);
         Path file = dir.resolve(snapshot.path());
@@ -140,19 +141,20 @@ class StatePrefetchTest {
     @Test
     void aRestoreInTheDriversJvmTakesEveryPartitionItDecodedAhead() throws Exception {
         HadoopCheckpointStorage storage = new HadoopCheckpointStorage(dir.toString(), new Configuration());
-        StateSnapshotFiles state = StateSnapshotFiles.allOf(writeCheckpoint(storage)).get(0);
+        SavedState state = SavedState.allOf(writeCheckpoint(storage)).get(0);
         String root = storage.root().toString();
         StatePrefetch prefetch = StatePrefetch.start(dir.toString());
         prefetch.awaitPlanned();
         JavaSparkContext sc = new JavaSparkContext(SparkContexts.withDefaults(new SparkConf().setMaster("local[2]")
                 .setAppName("state-prefetch").set("spark.ui.enabled", "false")));
         try {
-            StateCheckpointPlanner<String, Long> checkpoints = new StateCheckpointPlanner<>(sc.sc(), root,
-                    storage.fileSystem(), SerializableConfiguration.broadcast(sc.sc()), "counts", "mapWithState",
+            CheckpointSite site = new CheckpointSite(sc.sc(), root, storage.fileSystem(),
+                    SerializableConfiguration.broadcast(sc.sc()), prefetch);
+            CheckpointedState<String, Long> checkpoints = new CheckpointedState<>(site, "counts", "mapWithState",
                     "counts", new KeyGroupPartitioner(new KeyGroups(16), PARTITIONS),
                     io.sluice.state.internal.HeapBackend.INSTANCE);
             List<StateVersion<String, Long>> restored =
-                    checkpoints.restore(state, new Time(3000), prefetch).versions().collect();
+                    checkpoints.restore(state, new Time(3000)).collect();
             for (int p = 0; p < PARTITIONS; p++) {
                 assertEquals(Map.of("a" + p + "@2000", 2L), contents(restored.get(p)));
                 assertNull(prefetch.take(root, state.chainOf(p)), "the restore's task took partition " + p);

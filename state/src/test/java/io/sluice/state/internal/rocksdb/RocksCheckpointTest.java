@@ -14,8 +14,8 @@ import io.sluice.state.internal.MapWithStateTransition;
 import io.sluice.state.internal.MappingFunction;
 import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.checkpoint.StateFile;
-import io.sluice.state.internal.checkpoint.StatePartitionFiles;
-import io.sluice.state.internal.checkpoint.StateSnapshotFiles;
+import io.sluice.state.internal.checkpoint.PartitionFiles;
+import io.sluice.state.internal.checkpoint.SavedState;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -100,7 +100,7 @@ class RocksCheckpointTest {
         HadoopCheckpointStorage storage = storage();
         FileSystem fs = storage.fileSystem();
         StateVersion<String, Long> v1 = step(ROCKS.empty(0, true), 1000, counts(0, KEYS, 1));
-        List<StateFile> first = StatePartitionFiles.checkpoint(fs, storage.root(), OP, new Time(1000), 0, v1, null,
+        List<StateFile> first = PartitionFiles.checkpoint(fs, storage.root(), OP, new Time(1000), 0, v1, null,
                 new HashMap<>());
         assertEquals(StateFile.Kind.FULL, first.get(0).kind(), "a manifest first");
         assertTrue(first.size() > 1, "then the table files it names: " + first);
@@ -109,7 +109,7 @@ class RocksCheckpointTest {
         List<String> ops = counts(0, KEYS, 100); // 1% of the keys change
         ops.add("-key-1");
         StateVersion<String, Long> v2 = step(v1, 2000, ops);
-        List<StateFile> second = StatePartitionFiles.checkpoint(fs, storage.root(), OP, new Time(2000), 0, v2, 1000L,
+        List<StateFile> second = PartitionFiles.checkpoint(fs, storage.root(), OP, new Time(2000), 0, v2, 1000L,
                 tablesOf(first));
         long secondBytes = bytesWrittenAt(second, 2000);
         assertTrue(second.stream().anyMatch(f -> f.kind() == StateFile.Kind.TABLE && f.time().milliseconds() == 1000),
@@ -118,8 +118,8 @@ class RocksCheckpointTest {
                 + " bytes after " + firstBytes);
 
         List<StateFile> chain = List.of(second.get(0));
-        StateVersion<String, Long> onRocks = StatePartitionFiles.read(fs, storage.root(), chain, ROCKS);
-        StateVersion<String, Long> onHeap = StatePartitionFiles.read(fs, storage.root(), chain, HeapBackend.INSTANCE);
+        StateVersion<String, Long> onRocks = PartitionFiles.read(fs, storage.root(), chain, ROCKS);
+        StateVersion<String, Long> onHeap = PartitionFiles.read(fs, storage.root(), chain, HeapBackend.INSTANCE);
         Map<String, String> expected = contents(v2);
         assertEquals(KEYS - 1, expected.size());
         assertEquals("2@2000", expected.get("key-100"));
@@ -144,14 +144,14 @@ class RocksCheckpointTest {
     void aRestoreInTheJvmThatWroteTheCheckpointLinksItsFilesAndElsewhereFetchesThem() throws Exception {
         HadoopCheckpointStorage storage = storage();
         StateVersion<String, Long> v1 = step(ROCKS.empty(0, true), 1000, counts(0, KEYS, 1));
-        List<StateFile> files = StatePartitionFiles.checkpoint(storage.fileSystem(), storage.root(), OP,
+        List<StateFile> files = PartitionFiles.checkpoint(storage.fileSystem(), storage.root(), OP,
                 new Time(1000), 0, v1, null, new HashMap<>());
         long tableBytes = files.stream().filter(f -> f.kind() == StateFile.Kind.TABLE)
                 .mapToLong(StateFile::length).sum();
 
         long fetched = LocalTableFiles.fetchedBytes();
         long reused = LocalTableFiles.reusedBytes();
-        StateVersion<String, Long> here = StatePartitionFiles.read(storage.fileSystem(), storage.root(),
+        StateVersion<String, Long> here = PartitionFiles.read(storage.fileSystem(), storage.root(),
                 List.of(files.get(0)), ROCKS);
         assertEquals(0, LocalTableFiles.fetchedBytes() - fetched, "nothing fetched");
         assertEquals(tableBytes, LocalTableFiles.reusedBytes() - reused, "every table file linked");
@@ -162,7 +162,7 @@ class RocksCheckpointTest {
         copyTree(dir.resolve("checkpoint"), moved);
         HadoopCheckpointStorage elsewhere = new HadoopCheckpointStorage(moved.toString(), new Configuration());
         fetched = LocalTableFiles.fetchedBytes();
-        StateVersion<String, Long> there = StatePartitionFiles.read(elsewhere.fileSystem(), elsewhere.root(),
+        StateVersion<String, Long> there = PartitionFiles.read(elsewhere.fileSystem(), elsewhere.root(),
                 List.of(files.get(0)), ROCKS);
         assertEquals(tableBytes, LocalTableFiles.fetchedBytes() - fetched);
         assertEquals(contents(v1), contents(there));
@@ -174,13 +174,13 @@ class RocksCheckpointTest {
         FileSystem fs = storage.fileSystem();
         CheckpointStore store = new CheckpointStore(storage, 1);
         StateVersion<String, Long> v = step(ROCKS.empty(0, true), 1000, counts(0, KEYS, 1));
-        List<StateFile> files = StatePartitionFiles.checkpoint(fs, storage.root(), OP, new Time(1000), 0, v, null,
+        List<StateFile> files = PartitionFiles.checkpoint(fs, storage.root(), OP, new Time(1000), 0, v, null,
                 new HashMap<>());
         store.write(progress(1000, files));
         List<StateFile> firstTables = files.stream().filter(f -> f.kind() == StateFile.Kind.TABLE).toList();
 
         v = step(v, 2000, counts(0, KEYS, 100));
-        files = StatePartitionFiles.checkpoint(fs, storage.root(), OP, new Time(2000), 0, v, 1000L, tablesOf(files));
+        files = PartitionFiles.checkpoint(fs, storage.root(), OP, new Time(2000), 0, v, 1000L, tablesOf(files));
         store.write(progress(2000, files));
         for (StateFile t : firstTables) {
             assertTrue(Files.exists(dir.resolve("checkpoint").resolve(t.path())), "still named: " + t.path());
@@ -191,7 +191,7 @@ class RocksCheckpointTest {
             rocks.db.compactRange(family); // every table file is rewritten
         }
         v = step(v, 3000, counts(0, KEYS, 100));
-        files = StatePartitionFiles.checkpoint(fs, storage.root(), OP, new Time(3000), 0, v, 2000L, tablesOf(files));
+        files = PartitionFiles.checkpoint(fs, storage.root(), OP, new Time(3000), 0, v, 2000L, tablesOf(files));
         List<String> named = files.stream().map(StateFile::path).toList();
         assertFalse(firstTables.stream().anyMatch(t -> named.contains(t.path())), "compacted: the old tables are gone");
         store.write(progress(3000, files));
@@ -201,14 +201,14 @@ class RocksCheckpointTest {
         for (StateFile f : files) {
             assertTrue(Files.exists(dir.resolve("checkpoint").resolve(f.path())), "kept: " + f.path());
         }
-        StateSnapshotFiles kept = StateSnapshotFiles.allOf(store.latest().checkpoint().orElseThrow()).get(0);
-        assertEquals(contents(v), contents(StatePartitionFiles.read(fs, storage.root(), kept.chainOf(0),
+        SavedState kept = SavedState.allOf(store.latest().checkpoint().orElseThrow()).get(0);
+        assertEquals(contents(v), contents(PartitionFiles.read(fs, storage.root(), kept.chainOf(0),
                 HeapBackend.INSTANCE)));
     }
 
     private static Checkpoint progress(long time, List<StateFile> files) {
         return new Checkpoint(new Time(time), Duration.ofSeconds(1), new Time(0), List.of(), new Time(time + 1000),
-                Map.of(OP, "mapWithState"), List.of(), List.of(new StateSnapshotFiles(OP, "mapWithState",
+                Map.of(OP, "mapWithState"), List.of(), List.of(new SavedState(OP, "mapWithState",
                         new Time(time), 1, KeyGroups.DEFAULT_COUNT, files).toRecord()));
     }
 

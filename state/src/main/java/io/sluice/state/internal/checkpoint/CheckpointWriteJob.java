@@ -23,8 +23,8 @@ import scala.Tuple5;
  * to the driver. Returns what each partition's checkpoint needs beyond the chain it builds on (a snapshot, a
  * delta when one was asked for and the partition knows its changes, or a RocksDB manifest and its tables).
  */
-public final class StateFilesJob {
-    private StateFilesJob() {
+public final class CheckpointWriteJob {
+    private CheckpointWriteJob() {
     }
 
     /**
@@ -42,7 +42,7 @@ public final class StateFilesJob {
                     Path rootPath = new Path(root);
                     FileSystem fs = HadoopFiles.fileSystem(rootPath, conf.value().value());
                     List<Tuple5<Integer, Long, Integer, String, Long>> written = new ArrayList<>();
-                    for (StateFile f : StatePartitionFiles.checkpoint(fs, rootPath, operatorId, time, partition,
+                    for (StateFile f : PartitionFiles.checkpoint(fs, rootPath, operatorId, time, partition,
                             it.next(), since.get(partition), tables.get(partition))) {
                         written.add(new Tuple5<>(f.partition(), f.time().milliseconds(), f.kind().ordinal(),
                                 f.path(), f.length()));

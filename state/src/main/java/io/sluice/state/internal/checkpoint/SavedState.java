@@ -26,9 +26,9 @@ import java.util.Optional;
  * @param keyGroups  how many key groups keys hashed into (fixed for the life of the checkpoint)
  * @param files      every file of every partition's chain, and the table files its manifests name
  */
-public record StateSnapshotFiles(String operatorId, String kind, Time time, int partitions, int keyGroups,
+public record SavedState(String operatorId, String kind, Time time, int partitions, int keyGroups,
         List<StateFile> files) {
-    public StateSnapshotFiles {
+    public SavedState {
         if (operatorId == null || operatorId.isEmpty() || kind == null || kind.isEmpty() || time == null) {
             throw new IllegalArgumentException("a state checkpoint needs an operator id, a kind and a time");
         }
@@ -75,13 +75,13 @@ public record StateSnapshotFiles(String operatorId, String kind, Time time, int 
      * the operator when the record is not one (a checkpoint damaged in a way its checksum could not see, or
      * written by a different layer).
      */
-    public static StateSnapshotFiles of(OperatorRecord record, Time batch) {
+    public static SavedState of(OperatorRecord record, Time batch) {
         String[] d = record.description().split(" ");
         if (d.length != 4) {
             throw new IllegalArgumentException("the checkpoint record of '" + record.operatorId() + "' is '"
                     + record.description() + "', not '<kind> <batch ms> <partitions> <key groups>'");
         }
-        StateSnapshotFiles state = new StateSnapshotFiles(record.operatorId(), CheckpointFormat.dec(d[0]),
+        SavedState state = new SavedState(record.operatorId(), CheckpointFormat.dec(d[0]),
                 new Time(Long.parseLong(d[1])), Integer.parseInt(d[2]), Integer.parseInt(d[3]),
                 record.files().stream().map(StateFile::of).toList());
         if (state.time().isAfter(batch)) {
@@ -92,12 +92,12 @@ public record StateSnapshotFiles(String operatorId, String kind, Time time, int 
     }
 
     /** The state checkpoint {@code checkpoint} records for operator {@code operatorId}, if any. */
-    public static Optional<StateSnapshotFiles> of(Checkpoint checkpoint, String operatorId) {
+    public static Optional<SavedState> of(Checkpoint checkpoint, String operatorId) {
         return checkpoint.recordOf(operatorId).map(r -> of(r, checkpoint.batchTime()));
     }
 
     /** Every state checkpoint {@code checkpoint} records, in its order. */
-    public static List<StateSnapshotFiles> allOf(Checkpoint checkpoint) {
+    public static List<SavedState> allOf(Checkpoint checkpoint) {
         return checkpoint.records().stream().map(r -> of(r, checkpoint.batchTime())).toList();
     }
 

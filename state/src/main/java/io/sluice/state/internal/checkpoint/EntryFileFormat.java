@@ -18,7 +18,7 @@ import java.util.zip.CRC32C;
  * entries mean is {@link StateCodec}'s business; this layer makes the file self-checking (a damaged or
  * truncated file is never decoded) and small (keys and counters compress several-fold).
  */
-public final class StateFileFormat {
+public final class EntryFileFormat {
     static final int MAGIC = 0x534C5346; // "SLSF"
     static final int VERSION = 1;
     static final byte ZSTD = 1;
@@ -26,7 +26,7 @@ public final class StateFileFormat {
     /** Fast and still several-fold smaller; state files are written on the batch's critical path. */
     private static final int ZSTD_LEVEL = 1;
 
-    private StateFileFormat() {
+    private EntryFileFormat() {
     }
 
     /** A snapshot of {@code state}, or with {@code deltaSince} set, what changed after that batch. */

@@ -26,8 +26,8 @@ import org.apache.hadoop.fs.Path;
  * <p>Each write or read makes its own {@link StateCodec} (a Kryo and its buffers, not thread-safe): one per
  * partition, never per record, and nothing shared between the tasks or threads that write and read at once.
  */
-public final class StatePartitionFiles {
-    private StatePartitionFiles() {
+public final class PartitionFiles {
+    private PartitionFiles() {
     }
 
     /**
@@ -38,7 +38,7 @@ public final class StatePartitionFiles {
             StateVersion<?, ?> state, Long deltaSince) throws IOException {
         StateCodec codec = new StateCodec();
         boolean full = deltaSince == null || !codec.canWriteDelta(state, deltaSince);
-        byte[] bytes = StateFileFormat.encode(codec, state, full ? null : deltaSince);
+        byte[] bytes = EntryFileFormat.encode(codec, state, full ? null : deltaSince);
         String path = StateFile.pathOf(operatorId, time, full, partition);
         Path file = new Path(root, path);
         fs.mkdirs(file.getParent());
@@ -101,11 +101,11 @@ public final class StatePartitionFiles {
             return codec.applyDeltas(backend, base, deltas, files);
         }
         files.add(0, first);
-        return codec.restore(backend, StateFileFormat.decode(bytes, first), deltas, files);
+        return codec.restore(backend, EntryFileFormat.decode(bytes, first), deltas, files);
     }
 
     private static InputStream open(FileSystem fs, Path root, StateFile f) throws IOException {
-        return StateFileFormat.decode(bytesOf(fs, root, f), new Path(root, f.path()).toString());
+        return EntryFileFormat.decode(bytesOf(fs, root, f), new Path(root, f.path()).toString());
     }
 
     private static byte[] bytesOf(FileSystem fs, Path root, StateFile f) throws IOException {
