@@ -3,6 +3,8 @@ package io.sluice.state.internal.rocksdb;
 import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.StateWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -10,7 +12,6 @@ import java.util.Map;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
-import org.rocksdb.WriteBatch;
 import scala.Tuple2;
 
 /**
@@ -26,6 +27,8 @@ import scala.Tuple2;
 final class RocksStateWriter<K, S> implements StateWriter<K, S> {
     static final int FLUSH_AT = 100_000;
     private static final int MULTI_GET_CHUNK = 4096;
+    /** The order of keys in the store (their bytes, unsigned), in which a memtable takes them fastest. */
+    private static final Comparator<Entry> STORE_ORDER = (a, b) -> Arrays.compareUnsigned(a.key, b.key);
 
     /** A key's state as read, or as this batch left it. */
     private static final class Entry {
@@ -71,6 +74,9 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
     private int timedOut;
     private int removedSinceCommit;
     private Entry current;
+    /** The read-ahead entries, in store order unless read ahead more than once. */
+    private final List<Entry> readOrder = new ArrayList<>();
+    private boolean readOrderSorted = true;
 
     RocksStateWriter(RocksStateVersion<K, S> previous, long time) {
         if (time < previous.batchTime()) {
@@ -90,23 +96,29 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
     public <V> Iterator<Tuple2<K, V>> readAhead(Iterator<Tuple2<K, V>> records) {
         List<Tuple2<K, V>> all = new ArrayList<>();
         records.forEachRemaining(all::add);
-        if (previous.store == null) {
-            return all.iterator();
-        }
         if (known.isEmpty()) { // sized for the batch's records at once, not grown key by key
             known = new HashMap<>(Math.max(16, all.size() * 2));
         }
         List<Entry> fetching = new ArrayList<>();
-        List<byte[]> keys = new ArrayList<>();
         for (Tuple2<K, V> r : all) {
-            known.computeIfAbsent(r._1(), k -> {
+            K key = r._1();
+            if (!known.containsKey(key)) {
                 Entry e = new Entry(null, Long.MIN_VALUE, false);
                 e.readAhead = true;
-                e.key = codec.key(k);
+                e.key = codec.key(key);
                 fetching.add(e);
-                keys.add(e.key);
-                return e;
-            });
+                known.put(key, e);
+            }
+        }
+        fetching.sort(STORE_ORDER);
+        readOrderSorted = readOrder.isEmpty();
+        readOrder.addAll(fetching);
+        if (previous.store == null) {
+            return all.iterator();
+        }
+        List<byte[]> keys = new ArrayList<>(fetching.size());
+        for (Entry e : fetching) {
+            keys.add(e.key);
         }
         try (ReadOptions read = previous.readOptions()) {
             for (int from = 0; from < keys.size(); from += MULTI_GET_CHUNK) {
@@ -221,7 +233,7 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
         try (ReadOptions read = previous.readOptions();
                 RocksIterator it = previous.store.db.newIterator(previous.store.times, read)) {
             byte[] end = RocksCodec.timePrefix(threshold);
-            for (it.seekToFirst(); it.isValid() && java.util.Arrays.compareUnsigned(it.key(), end) < 0; it.next()) {
+            for (it.seekToFirst(); it.isValid() && Arrays.compareUnsigned(it.key(), end) < 0; it.next()) {
                 expiring.add(it.key());
             }
             it.status();
@@ -243,18 +255,12 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
         if (target == null) {
             target = claimTarget();
         }
-        try (WriteBatch batch = new WriteBatch()) {
-            for (Map.Entry<Object, Entry> e : known.entrySet()) {
-                Entry entry = e.getValue();
-                if (entry.changed) {
-                    write(batch, entry.key, entry);
-                    entry.changed = false;
-                }
-            }
-            target.write(batch);
-        } catch (RocksDBException e) {
-            throw new IllegalStateException("cannot write the RocksDB state store: " + e.getMessage(), e);
+        SerializedWriteBatch batch = new SerializedWriteBatch(pending * 64);
+        for (Entry entry : changedInStoreOrder()) {
+            write(batch, entry);
+            entry.changed = false;
         }
+        target.write(batch);
         flushed = true;
         pending = 0;
         if (known.size() > FLUSH_AT) { // keys looked up one by one (updateStateByKey's walk): read from the head
@@ -262,21 +268,45 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
         }
     }
 
-    private void write(WriteBatch batch, byte[] key, Entry entry) throws RocksDBException {
+    /**
+     * The changed entries in store order: a memtable inserts a key next to the one before it fastest (a skip list
+     * reuses the path it found for the previous key), and the read-ahead keys are in that order already.
+     */
+    private List<Entry> changedInStoreOrder() {
+        List<Entry> changed = new ArrayList<>(pending);
+        for (Entry e : readOrder) {
+            if (e.changed) {
+                changed.add(e);
+            }
+        }
+        if (changed.size() < pending) { // keys looked up one by one (timeouts, updateStateByKey's walk)
+            for (Entry e : known.values()) {
+                if (e.changed && !e.readAhead) {
+                    changed.add(e);
+                }
+            }
+            changed.sort(STORE_ORDER);
+        } else if (!readOrderSorted) {
+            changed.sort(STORE_ORDER);
+        }
+        return changed;
+    }
+
+    private void write(SerializedWriteBatch batch, Entry entry) {
         boolean indexed = previous.timed();
         if (indexed && entry.indexedTime != Long.MIN_VALUE) {
-            batch.delete(target.times, RocksCodec.timeKey(entry.indexedTime, key));
+            batch.deleteTimeKey(target.times, entry.indexedTime, entry.key);
         }
         if (entry.live) {
-            batch.put(target.entries, key, codec.value(entry.value, entry.time));
+            batch.put(target.entries, entry.key, codec.value(entry.value, entry.time));
             if (indexed) {
-                batch.put(target.times, RocksCodec.timeKey(entry.time, key), new byte[0]);
+                batch.putTimeKey(target.times, entry.time, entry.key);
             }
             entry.indexedTime = entry.time;
         } else {
-            batch.delete(target.entries, key);
+            batch.delete(target.entries, entry.key);
             if (entry.indexedTime != Long.MIN_VALUE) { // it had state before this batch's writes
-                batch.put(target.removals, RocksCodec.timeKey(time, key), new byte[0]);
+                batch.putTimeKey(target.removals, time, entry.key);
                 removedSinceCommit++;
             }
             entry.indexedTime = Long.MIN_VALUE;

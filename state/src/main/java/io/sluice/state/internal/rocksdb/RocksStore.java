@@ -19,6 +19,7 @@ import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
@@ -127,8 +128,15 @@ final class RocksStore {
         if (pointReads) {
             table.setFilterPolicy(new BloomFilter(10, false));
         }
-        return new ColumnFamilyOptions().setTableFormatConfig(table).setWriteBufferSize(16L << 20)
-                .setMaxWriteBufferNumber(2);
+        ColumnFamilyOptions options = new ColumnFamilyOptions().setTableFormatConfig(table)
+                .setWriteBufferSize(16L << 20).setMaxWriteBufferNumber(2)
+                // files that are read soon and rewritten by compaction are not worth compressing (0021)
+                .setCompressionType(CompressionType.NO_COMPRESSION)
+                .setBottommostCompressionType(CompressionType.LZ4_COMPRESSION);
+        if (pointReads) { // a key's lookup skips the write buffers that do not hold it
+            options.setMemtableWholeKeyFiltering(true).setMemtablePrefixBloomSizeRatio(0.05);
+        }
+        return options;
     }
 
     /** A new, empty store in a directory of its own. */
@@ -206,6 +214,16 @@ final class RocksStore {
     void write(WriteBatch batch) {
         try {
             db.write(resources.writeOptions(), batch);
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot write to the RocksDB state store in " + resources.dir() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** Writes {@code batch} at the head, which the caller claimed, and empties it. */
+    void write(SerializedWriteBatch batch) {
+        try {
+            batch.writeTo(db, resources.writeOptions());
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot write to the RocksDB state store in " + resources.dir() + ": "
                     + e.getMessage(), e);
