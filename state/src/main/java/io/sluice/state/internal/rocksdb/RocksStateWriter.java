@@ -28,7 +28,10 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
     static final int FLUSH_AT = 100_000;
     private static final int MULTI_GET_CHUNK = 4096;
     /** The order of keys in the store (their bytes, unsigned), in which a memtable takes them fastest. */
-    private static final Comparator<Entry> STORE_ORDER = (a, b) -> Arrays.compareUnsigned(a.key, b.key);
+    private static final Comparator<Entry> STORE_ORDER = (a, b) -> {
+        int c = Long.compareUnsigned(a.prefix, b.prefix);
+        return c != 0 ? c : Arrays.compareUnsigned(a.key, b.key);
+    };
 
     /** A key's state as read, or as this batch left it. */
     private static final class Entry {
@@ -41,13 +44,20 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
         /** Read ahead for the batch's records: kept for the whole batch (they are what the batch looks up). */
         boolean readAhead;
         /** The key as stored (encoded once per batch). */
-        byte[] key;
+        final byte[] key;
+        /** The key's first 8 bytes as an unsigned number: most comparisons in store order end there. */
+        final long prefix;
 
-        Entry(Object value, long time, boolean live) {
-            this.value = value;
-            this.time = time;
-            this.live = live;
-            this.indexedTime = live ? time : Long.MIN_VALUE;
+        /** A key the store does not hold (until {@link #load}). */
+        Entry(byte[] key) {
+            this.key = key;
+            this.time = Long.MIN_VALUE;
+            this.indexedTime = Long.MIN_VALUE;
+            long p = 0;
+            for (int i = 0; i < 8; i++) {
+                p = (p << 8) | (i < key.length ? key[i] & 0xFF : 0);
+            }
+            this.prefix = p;
         }
 
         /** Takes what the store holds for the key (its value bytes, or null). */
@@ -74,6 +84,10 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
     private int timedOut;
     private int removedSinceCommit;
     private Entry current;
+    /** The keys of the records read ahead, in their order, and their entries: what lookup expects next. */
+    private Object[] recordKeys = new Object[0];
+    private Entry[] recordEntries;
+    private int nextRecord;
     /** The read-ahead entries, in store order unless read ahead more than once. */
     private final List<Entry> readOrder = new ArrayList<>();
     private boolean readOrderSorted = true;
@@ -100,16 +114,24 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
             known = new HashMap<>(Math.max(16, all.size() * 2));
         }
         List<Entry> fetching = new ArrayList<>();
-        for (Tuple2<K, V> r : all) {
-            K key = r._1();
-            if (!known.containsKey(key)) {
-                Entry e = new Entry(null, Long.MIN_VALUE, false);
+        Entry[] entries = new Entry[all.size()];
+        for (int i = 0; i < entries.length; i++) {
+            K key = all.get(i)._1();
+            Entry e = known.get(key);
+            if (e == null) {
+                e = new Entry(codec.key(key));
                 e.readAhead = true;
-                e.key = codec.key(key);
                 fetching.add(e);
                 known.put(key, e);
             }
+            entries[i] = e;
         }
+        recordKeys = new Object[entries.length];
+        for (int i = 0; i < entries.length; i++) {
+            recordKeys[i] = all.get(i)._1();
+        }
+        recordEntries = entries;
+        nextRecord = 0;
         fetching.sort(STORE_ORDER);
         readOrderSorted = readOrder.isEmpty();
         readOrder.addAll(fetching);
@@ -123,8 +145,7 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
         try (ReadOptions read = previous.readOptions()) {
             for (int from = 0; from < keys.size(); from += MULTI_GET_CHUNK) {
                 int to = Math.min(keys.size(), from + MULTI_GET_CHUNK);
-                // the entries are the default column family
-                List<byte[]> values = previous.store.db.multiGetAsList(read, keys.subList(from, to));
+                List<byte[]> values = previous.store.multiGet(read, keys.subList(from, to));
                 for (int i = from; i < to; i++) {
                     fetching.get(i).load(values.get(i - from), codec);
                 }
@@ -135,19 +156,17 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
         return all.iterator();
     }
 
-    private Entry entryOf(byte[] value) {
-        Entry e = new Entry(null, Long.MIN_VALUE, false);
-        e.load(value, codec);
-        return e;
-    }
-
     @Override
     public void lookup(Object key) {
+        if (nextRecord < recordKeys.length && recordKeys[nextRecord] == key) { // the next record's: no hashing
+            current = recordEntries[nextRecord++];
+            return;
+        }
         Entry e = known.get(key);
         if (e == null) {
             byte[] stored = codec.key(key);
-            e = entryOf(readStored(stored));
-            e.key = stored;
+            e = new Entry(stored);
+            e.load(readStored(stored), codec);
             known.put(key, e);
         }
         current = e;
