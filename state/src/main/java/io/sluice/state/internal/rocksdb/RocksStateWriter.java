@@ -3,6 +3,8 @@ package io.sluice.state.internal.rocksdb;
 import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.StateWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -10,7 +12,6 @@ import java.util.Map;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
-import org.rocksdb.WriteBatch;
 import scala.Tuple2;
 
 /**
@@ -26,6 +27,11 @@ import scala.Tuple2;
 final class RocksStateWriter<K, S> implements StateWriter<K, S> {
     static final int FLUSH_AT = 100_000;
     private static final int MULTI_GET_CHUNK = 4096;
+    /** The order of keys in the store (their bytes, unsigned), in which a memtable takes them fastest. */
+    private static final Comparator<Entry> STORE_ORDER = (a, b) -> {
+        int c = Long.compareUnsigned(a.prefix, b.prefix);
+        return c != 0 ? c : Arrays.compareUnsigned(a.key, b.key);
+    };
 
     /** A key's state as read, or as this batch left it. */
     private static final class Entry {
@@ -38,13 +44,20 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
         /** Read ahead for the batch's records: kept for the whole batch (they are what the batch looks up). */
         boolean readAhead;
         /** The key as stored (encoded once per batch). */
-        byte[] key;
+        final byte[] key;
+        /** The key's first 8 bytes as an unsigned number: most comparisons in store order end there. */
+        final long prefix;
 
-        Entry(Object value, long time, boolean live) {
-            this.value = value;
-            this.time = time;
-            this.live = live;
-            this.indexedTime = live ? time : Long.MIN_VALUE;
+        /** A key the store does not hold (until {@link #load}). */
+        Entry(byte[] key) {
+            this.key = key;
+            this.time = Long.MIN_VALUE;
+            this.indexedTime = Long.MIN_VALUE;
+            long p = 0;
+            for (int i = 0; i < 8; i++) {
+                p = (p << 8) | (i < key.length ? key[i] & 0xFF : 0);
+            }
+            this.prefix = p;
         }
 
         /** Takes what the store holds for the key (its value bytes, or null). */
@@ -71,6 +84,13 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
     private int timedOut;
     private int removedSinceCommit;
     private Entry current;
+    /** The keys of the records read ahead, in their order, and their entries: what lookup expects next. */
+    private Object[] recordKeys = new Object[0];
+    private Entry[] recordEntries;
+    private int nextRecord;
+    /** The read-ahead entries, in store order unless read ahead more than once. */
+    private final List<Entry> readOrder = new ArrayList<>();
+    private boolean readOrderSorted = true;
 
     RocksStateWriter(RocksStateVersion<K, S> previous, long time) {
         if (time < previous.batchTime()) {
@@ -90,29 +110,42 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
     public <V> Iterator<Tuple2<K, V>> readAhead(Iterator<Tuple2<K, V>> records) {
         List<Tuple2<K, V>> all = new ArrayList<>();
         records.forEachRemaining(all::add);
-        if (previous.store == null) {
-            return all.iterator();
-        }
         if (known.isEmpty()) { // sized for the batch's records at once, not grown key by key
             known = new HashMap<>(Math.max(16, all.size() * 2));
         }
         List<Entry> fetching = new ArrayList<>();
-        List<byte[]> keys = new ArrayList<>();
-        for (Tuple2<K, V> r : all) {
-            known.computeIfAbsent(r._1(), k -> {
-                Entry e = new Entry(null, Long.MIN_VALUE, false);
+        Entry[] entries = new Entry[all.size()];
+        for (int i = 0; i < entries.length; i++) {
+            K key = all.get(i)._1();
+            Entry e = known.get(key);
+            if (e == null) {
+                e = new Entry(codec.key(key));
                 e.readAhead = true;
-                e.key = codec.key(k);
                 fetching.add(e);
-                keys.add(e.key);
-                return e;
-            });
+                known.put(key, e);
+            }
+            entries[i] = e;
+        }
+        recordKeys = new Object[entries.length];
+        for (int i = 0; i < entries.length; i++) {
+            recordKeys[i] = all.get(i)._1();
+        }
+        recordEntries = entries;
+        nextRecord = 0;
+        fetching.sort(STORE_ORDER);
+        readOrderSorted = readOrder.isEmpty();
+        readOrder.addAll(fetching);
+        if (previous.store == null) {
+            return all.iterator();
+        }
+        List<byte[]> keys = new ArrayList<>(fetching.size());
+        for (Entry e : fetching) {
+            keys.add(e.key);
         }
         try (ReadOptions read = previous.readOptions()) {
             for (int from = 0; from < keys.size(); from += MULTI_GET_CHUNK) {
                 int to = Math.min(keys.size(), from + MULTI_GET_CHUNK);
-                // the entries are the default column family
-                List<byte[]> values = previous.store.db.multiGetAsList(read, keys.subList(from, to));
+                List<byte[]> values = previous.store.multiGet(read, keys.subList(from, to));
                 for (int i = from; i < to; i++) {
                     fetching.get(i).load(values.get(i - from), codec);
                 }
@@ -123,19 +156,17 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
         return all.iterator();
     }
 
-    private Entry entryOf(byte[] value) {
-        Entry e = new Entry(null, Long.MIN_VALUE, false);
-        e.load(value, codec);
-        return e;
-    }
-
     @Override
     public void lookup(Object key) {
+        if (nextRecord < recordKeys.length && recordKeys[nextRecord] == key) { // the next record's: no hashing
+            current = recordEntries[nextRecord++];
+            return;
+        }
         Entry e = known.get(key);
         if (e == null) {
             byte[] stored = codec.key(key);
-            e = entryOf(readStored(stored));
-            e.key = stored;
+            e = new Entry(stored);
+            e.load(readStored(stored), codec);
             known.put(key, e);
         }
         current = e;
@@ -221,7 +252,7 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
         try (ReadOptions read = previous.readOptions();
                 RocksIterator it = previous.store.db.newIterator(previous.store.times, read)) {
             byte[] end = RocksCodec.timePrefix(threshold);
-            for (it.seekToFirst(); it.isValid() && java.util.Arrays.compareUnsigned(it.key(), end) < 0; it.next()) {
+            for (it.seekToFirst(); it.isValid() && Arrays.compareUnsigned(it.key(), end) < 0; it.next()) {
                 expiring.add(it.key());
             }
             it.status();
@@ -243,18 +274,12 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
         if (target == null) {
             target = claimTarget();
         }
-        try (WriteBatch batch = new WriteBatch()) {
-            for (Map.Entry<Object, Entry> e : known.entrySet()) {
-                Entry entry = e.getValue();
-                if (entry.changed) {
-                    write(batch, entry.key, entry);
-                    entry.changed = false;
-                }
-            }
-            target.write(batch);
-        } catch (RocksDBException e) {
-            throw new IllegalStateException("cannot write the RocksDB state store: " + e.getMessage(), e);
+        SerializedWriteBatch batch = new SerializedWriteBatch(pending * 64);
+        for (Entry entry : changedInStoreOrder()) {
+            write(batch, entry);
+            entry.changed = false;
         }
+        target.write(batch);
         flushed = true;
         pending = 0;
         if (known.size() > FLUSH_AT) { // keys looked up one by one (updateStateByKey's walk): read from the head
@@ -262,21 +287,45 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
         }
     }
 
-    private void write(WriteBatch batch, byte[] key, Entry entry) throws RocksDBException {
+    /**
+     * The changed entries in store order: a memtable inserts a key next to the one before it fastest (a skip list
+     * reuses the path it found for the previous key), and the read-ahead keys are in that order already.
+     */
+    private List<Entry> changedInStoreOrder() {
+        List<Entry> changed = new ArrayList<>(pending);
+        for (Entry e : readOrder) {
+            if (e.changed) {
+                changed.add(e);
+            }
+        }
+        if (changed.size() < pending) { // keys looked up one by one (timeouts, updateStateByKey's walk)
+            for (Entry e : known.values()) {
+                if (e.changed && !e.readAhead) {
+                    changed.add(e);
+                }
+            }
+            changed.sort(STORE_ORDER);
+        } else if (!readOrderSorted) {
+            changed.sort(STORE_ORDER);
+        }
+        return changed;
+    }
+
+    private void write(SerializedWriteBatch batch, Entry entry) {
         boolean indexed = previous.timed();
         if (indexed && entry.indexedTime != Long.MIN_VALUE) {
-            batch.delete(target.times, RocksCodec.timeKey(entry.indexedTime, key));
+            batch.deleteTimeKey(target.times, entry.indexedTime, entry.key);
         }
         if (entry.live) {
-            batch.put(target.entries, key, codec.value(entry.value, entry.time));
+            batch.put(target.entries, entry.key, codec.value(entry.value, entry.time));
             if (indexed) {
-                batch.put(target.times, RocksCodec.timeKey(entry.time, key), new byte[0]);
+                batch.putTimeKey(target.times, entry.time, entry.key);
             }
             entry.indexedTime = entry.time;
         } else {
-            batch.delete(target.entries, key);
+            batch.delete(target.entries, entry.key);
             if (entry.indexedTime != Long.MIN_VALUE) { // it had state before this batch's writes
-                batch.put(target.removals, RocksCodec.timeKey(time, key), new byte[0]);
+                batch.putTimeKey(target.removals, time, entry.key);
                 removedSinceCommit++;
             }
             entry.indexedTime = Long.MIN_VALUE;

@@ -21,9 +21,11 @@ import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.LRUCache;
+import org.rocksdb.PerfLevel;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -98,8 +100,11 @@ final class RocksStore {
     private RocksStore(KeyGroups groups, File dir, Map<String, String> restoredNames) {
         this.groups = groups;
         this.restoredNames = Map.copyOf(restoredNames);
+        // closing a store (its directory is deleted next) does not flush its write buffers: without a write-ahead
+        // log RocksDB would, and a flush still running in the background when the JVM exits crashes it
         DBOptions options = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
-                .setWriteBufferManager(BUFFERS).setMaxBackgroundJobs(2).setKeepLogFileNum(2);
+                .setWriteBufferManager(BUFFERS).setMaxBackgroundJobs(2).setKeepLogFileNum(2)
+                .setAvoidFlushDuringShutdown(true);
         ColumnFamilyOptions entryOptions = columnFamilyOptions(true);
         ColumnFamilyOptions indexOptions = columnFamilyOptions(false);
         List<ColumnFamilyDescriptor> families = List.of(
@@ -139,8 +144,15 @@ final class RocksStore {
         if (pointReads) {
             table.setFilterPolicy(new BloomFilter(10, false));
         }
-        return new ColumnFamilyOptions().setTableFormatConfig(table).setWriteBufferSize(16L << 20)
-                .setMaxWriteBufferNumber(2);
+        ColumnFamilyOptions options = new ColumnFamilyOptions().setTableFormatConfig(table)
+                .setWriteBufferSize(16L << 20).setMaxWriteBufferNumber(2)
+                // files that are read soon and rewritten by compaction are not worth compressing (0021)
+                .setCompressionType(CompressionType.NO_COMPRESSION)
+                .setBottommostCompressionType(CompressionType.LZ4_COMPRESSION);
+        if (pointReads) { // a key's lookup skips the write buffers that do not hold it
+            options.setMemtableWholeKeyFiltering(true).setMemtablePrefixBloomSizeRatio(0.05);
+        }
+        return options;
     }
 
     /** A new, empty store in a directory of its own. */
@@ -261,6 +273,31 @@ final class RocksStore {
             throw new IllegalStateException("cannot write to the RocksDB state store in " + resources.dir() + ": "
                     + e.getMessage(), e);
         }
+    }
+
+    /** The stored values of {@code keys} (null where none) in the entries at {@code read}, in one native call. */
+    List<byte[]> multiGet(ReadOptions read, List<byte[]> keys) throws RocksDBException {
+        countNothing();
+        return db.multiGetAsList(read, keys); // the entries are the default column family
+    }
+
+    /** Writes {@code batch} at the head, which the caller claimed, and empties it. */
+    void write(SerializedWriteBatch batch) {
+        try {
+            countNothing();
+            batch.writeTo(db, resources.writeOptions());
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot write to the RocksDB state store in " + resources.dir() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Turns off RocksDB's per-thread operation counters (its perf context, counting by default) for the calling
+     * thread: nothing reads them, and they cost a thread-local access per key read or written.
+     */
+    private void countNothing() {
+        db.setPerfLevel(PerfLevel.DISABLE);
     }
 
     /**
