@@ -90,6 +90,16 @@ public final class HeapStateVersion<K, S> implements StateVersion<K, S> {
         return bytes;
     }
 
+    /**
+     * The next growth of the base table: the batch after this one either copies the base (with the delta's keys)
+     * into its own table, which grows from the base's capacity, or adds to a copy of the delta, which compacts
+     * into such a table once it holds a quarter of the base.
+     */
+    @Override
+    public long growthBytes() {
+        return base.growthBytes();
+    }
+
     /** Entries held by the delta table (0 when this version is fully compacted); for tests and metrics. */
     public int deltaEntries() {
         return delta == null ? 0 : delta.size();

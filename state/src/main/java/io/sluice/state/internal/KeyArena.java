@@ -388,7 +388,12 @@ final class KeyArena {
 
     /** Bytes of the column's arrays (a reference at 4 bytes, compressed oops); key objects are not counted. */
     long arrayBytes() {
-        return refs != null ? 5L * refs.length + arena.length : 4L * keys.length;
+        return slotBytes(capacity()) + (arena == null ? 0 : arena.length);
+    }
+
+    /** Bytes of the per-slot arrays at {@code capacity} slots (the arena is not reallocated by a rehash). */
+    long slotBytes(long capacity) {
+        return (refs != null ? 5L : 4L) * capacity;
     }
 
     /** Empties every slot, keeping the capacity. */

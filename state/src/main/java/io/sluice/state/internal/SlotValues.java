@@ -132,7 +132,12 @@ final class SlotValues {
 
     /** Bytes of the columns' arrays (a reference at 4 bytes); boxed value objects are not counted. */
     long arrayBytes() {
-        return 8L * meta.length + (objects == null ? 0 : 4L * objects.length);
+        return slotBytes(objects == null ? meta.length / 2 : objects.length);
+    }
+
+    /** Bytes of the columns' arrays at {@code capacity} slots: a value and a time, or a time and a reference. */
+    long slotBytes(long capacity) {
+        return (objects == null ? 16L : 12L) * capacity;
     }
 
     /** Drops every value reference, keeping the capacity. */

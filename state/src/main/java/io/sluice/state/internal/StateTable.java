@@ -247,6 +247,16 @@ public final class StateTable {
         return bytes;
     }
 
+    /**
+     * The bytes its next growth allocates while the current arrays are still held: the columns at twice the
+     * capacity and the map from old slots to new. It grows when an insertion makes it fuller than {@code
+     * MAX_LOAD} (or when {@link #ensureCapacity} asks for more).
+     */
+    public long growthBytes() {
+        long grown = 2L * capacity();
+        return keys.slotBytes(grown) + values.slotBytes(grown) + 4L * capacity();
+    }
+
     /** The mean size of a key as an object (an arena key is made into a String to be sized), or 0 if empty. */
     long meanKeyObjectBytes() {
         return meanObjectBytes(true);

@@ -30,6 +30,15 @@ public interface StateVersion<K, S> {
     /** The heap this version holds, estimated cheaply (never a pass over the entries). */
     long estimatedBytes();
 
+    /**
+     * The heap the batch after this version may allocate on top of it while it grows the state's tables (0 where
+     * the state is not on the heap): its next version is made from a copy, and a table that grows holds its old
+     * and its new arrays at once.
+     */
+    default long growthBytes() {
+        return 0;
+    }
+
     /** The bytes this version keeps on local disk (0 on the heap). */
     default long diskBytes() {
         return 0;

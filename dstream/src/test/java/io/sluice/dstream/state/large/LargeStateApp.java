@@ -27,11 +27,13 @@ import scala.Tuple2;
  * Prints, per batch, its time, the keys in state, the state's bytes on the heap and on disk, the heap in use after
  * a collection and the wall-clock time since the batch before; then "done" with the sum of the emitted counts, or
  * "failed: " and the error.
- * Arguments: backend, keys, new keys per batch, batches over existing keys, Spark's local directory.
+ * Arguments: backend, keys, new keys per batch, batches over existing keys, Spark's local directory, state
+ * partitions. Spark settings come from {@code spark.*} system properties too.
  */
 public final class LargeStateApp {
     static final Duration INTERVAL = Duration.ofSeconds(1);
-    static final int PARTITIONS = 4;
+    /** The input partitions of each batch. */
+    static final int SLICES = 4;
 
     private LargeStateApp() {
     }
@@ -41,12 +43,13 @@ public final class LargeStateApp {
         long keys = Long.parseLong(args[1]);
         long perBatch = Long.parseLong(args[2]);
         int revisits = Integer.parseInt(args[3]);
+        int partitions = Integer.parseInt(args[5]);
         int filling = (int) ((keys + perBatch - 1) / perBatch);
         ManualClock clock = new ManualClock();
         StreamingContext context = StreamingContext.builder().master("local[2]").appName("large-state")
                 .batchInterval(INTERVAL).clock(clock)
                 .conf("spark.ui.enabled", "false")
-                .conf("spark.default.parallelism", String.valueOf(PARTITIONS))
+                .conf("spark.default.parallelism", String.valueOf(partitions))
                 .conf("spark.driver.host", "127.0.0.1")
                 .conf("spark.driver.bindAddress", "127.0.0.1")
                 .conf(StateBackends.SETTING, backend)
@@ -62,7 +65,7 @@ public final class LargeStateApp {
         long[] emittedSum = new long[1];
         context.queueStream(batches)
                 .mapToPair(w -> new Tuple2<>(w, 1L))
-                .mapWithState(StateSpec.function(LargeStateApp::count).numPartitions(PARTITIONS)).name("fill")
+                .mapWithState(StateSpec.function(LargeStateApp::count).numPartitions(partitions)).name("fill")
                 .foreachRDD(rdd -> {
                     long sum = rdd.fold(0L, Long::sum);
                     synchronized (emittedSum) {
@@ -117,8 +120,8 @@ public final class LargeStateApp {
 
     /** The words "k" + i for i in [from, to), made inside the tasks (the driver holds no record). */
     private static JavaRDD<String> words(JavaSparkContext sc, long from, long to) {
-        return sc.parallelize(List.of(0, 1, 2, 3), PARTITIONS).flatMap(p -> {
-            long step = (to - from + PARTITIONS - 1) / PARTITIONS;
+        return sc.parallelize(List.of(0, 1, 2, 3), SLICES).flatMap(p -> {
+            long step = (to - from + SLICES - 1) / SLICES;
             long start = from + p * step;
             Iterator<String> it = LongStream.range(start, Math.min(to, start + step)).mapToObj(i -> "k" + i).iterator();
             return it;

@@ -1,6 +1,7 @@
 package io.sluice.dstream.state.large;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.testing.ChildJvm;
@@ -17,13 +18,18 @@ import org.junit.jupiter.api.io.TempDir;
  * tables, which Spark's storage memory of a 512 MB JVM cannot keep) in a JVM of its own ({@link LargeStateApp},
  * {@code -Xmx512m}, exiting on an OutOfMemoryError, so nothing else is hit). On rocksdb it runs to the end with a
  * flat heap and every count right; on heap the batch whose state outgrows memory fails with a message naming the
- * operator, the batch and the setting to change, before the heap runs out.
+ * operator, the batch and the setting to change, before the heap runs out, also where the heap would run out
+ * while a table grows (a smaller JVM whose storage memory is most of its heap).
  */
 class StateBeyondMemoryTest {
     private static final long KEYS = 3_000_000;
     private static final long PER_BATCH = 250_000;
     private static final int REVISITS = 2;
     private static final List<String> JVM = List.of("-Xmx512m", "-XX:+ExitOnOutOfMemoryError", "-XX:+UseSerialGC");
+    private static final long GROWTH_KEYS = 1_600_000;
+    private static final long GROWTH_PER_BATCH = 200_000;
+    private static final List<String> GROWTH_JVM = List.of("-Xmx192m", "-XX:+ExitOnOutOfMemoryError",
+            "-XX:+UseSerialGC", "-Dspark.testing.reservedMemory=0");
 
     @TempDir
     Path dir;
@@ -40,10 +46,19 @@ class StateBeyondMemoryTest {
     }
 
     private List<String> run(String backend) throws Exception {
+        return run(backend, JVM, KEYS, PER_BATCH, REVISITS, 4);
+    }
+
+    /**
+     * Runs {@link LargeStateApp} to its end ("done") or its failure; fails if the child ends otherwise (an
+     * OutOfMemoryError: the log it quotes ends with it).
+     */
+    private List<String> run(String backend, List<String> jvm, long keys, long perBatch, int revisits,
+            int partitions) throws Exception {
         Path local = Files.createDirectories(dir.resolve("local-" + backend));
-        List<String> args = List.of(backend, String.valueOf(KEYS), String.valueOf(PER_BATCH),
-                String.valueOf(REVISITS), local.toString());
-        try (ChildJvm app = ChildJvm.start(LargeStateApp.class, JVM, args, dir.resolve(backend + ".log"))) {
+        List<String> args = List.of(backend, String.valueOf(keys), String.valueOf(perBatch),
+                String.valueOf(revisits), local.toString(), String.valueOf(partitions));
+        try (ChildJvm app = ChildJvm.start(LargeStateApp.class, jvm, args, dir.resolve(backend + ".log"))) {
             app.awaitLine(l -> l.startsWith("done ") || l.startsWith("failed: "), 600);
             app.awaitExit(60);
             List<String> stores;
@@ -91,6 +106,28 @@ class StateBeyondMemoryTest {
         assertTrue(last.contains("sluice.state.backend=rocksdb"), "and the setting to change: " + last);
         long completed = lines.stream().filter(l -> l.startsWith("batch ") && l.endsWith("failed=false")).count();
         System.out.println("beyond memory (heap): " + completed + " batches completed, then: " + last);
+    }
+
+    /**
+     * A state whose versions fit the executor's storage memory, but whose table cannot grow in the heap that is
+     * left: a table that grows holds its old and its new arrays at once, next to the version it was copied from.
+     * One state partition fills {@value #GROWTH_KEYS} keys, {@value #GROWTH_PER_BATCH} a batch, in a 192 MB heap
+     * (Spark's 300 MB reserve, which such a heap cannot spare, set to 0: storage memory is 60% of it). Checked only
+     * after each batch, the fifth batch (800,000 keys in a table of 2 M slots) died of an OutOfMemoryError in a
+     * table's rehash. Checked before, that batch fails with the message, and the JVM does not run out of heap (it
+     * would exit without the "failed: " line).
+     */
+    @Test
+    void onHeapTheBatchWhoseTableWouldGrowBeyondMemoryFailsBeforeTheGrowth() throws Exception {
+        List<String> lines = run("heap", GROWTH_JVM, GROWTH_KEYS, GROWTH_PER_BATCH, 0, 1);
+        String last = lines.get(lines.size() - 1);
+        assertTrue(last.startsWith("failed: "), "the heap backend cannot grow the state: " + lines);
+        assertTrue(last.contains("'fill'"), "the message names the operator: " + last);
+        assertTrue(last.contains("growing its table in batch "), "and the batch it checked before: " + last);
+        assertTrue(last.contains("sluice.state.backend=rocksdb"), "and the setting to change: " + last);
+        assertFalse(last.contains("OutOfMemoryError"), last);
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("batch ") && l.endsWith("failed=false")),
+                "batches completed before: " + lines);
     }
 
     private static List<Long> heaps(List<Batch> batches) {
