@@ -31,7 +31,6 @@ public final class CombineByKeyOperator<K, V, C> extends Operator<Tuple2<K, C>> 
     private final Function2<C, V, C> mergeValue;
     private final Function2<C, C, C> mergeCombiners;
     private final Partitioner partitioner;
-    private final ExchangeSeries<K, C> exchanges = new ExchangeSeries<>();
 
     private CombineByKeyOperator(Config config, Function<V, C> createCombiner, Function2<C, V, C> mergeValue,
             Function2<C, C, C> mergeCombiners, Partitioner partitioner) {
@@ -65,8 +64,7 @@ public final class CombineByKeyOperator<K, V, C> extends Operator<Tuple2<K, C>> 
                 return Rdds.tuples(Aggregations.combineByKey(pairs, create, merge, combine, partitioner));
             }
             Exchange<K, C> exchange = Aggregations.exchangedCombiners(pairs, create, merge, partitioner);
-            exchanges.add(time, exchange);
-            JavaPairRDD<K, C> moved = new JavaPairRDD<>(exchange.rdd(), ClassTags.any(), ClassTags.any());
+            JavaPairRDD<K, C> moved = new JavaPairRDD<>(exchanged(time, exchange), ClassTags.any(), ClassTags.any());
             return Rdds.tuples(Transforms.mapPartitionsToPair(moved, mergedByKey(combine), true));
         });
     }
@@ -81,16 +79,5 @@ public final class CombineByKeyOperator<K, V, C> extends Operator<Tuple2<K, C>> 
             }
             return map.records();
         };
-    }
-
-    /** Releases the exchanges of batches up to {@code time}: the batch's jobs read them. */
-    @Override
-    protected void batchDone(Time time) {
-        exchanges.batchDone(time);
-    }
-
-    @Override
-    protected void forgetOlderThan(Time oldestKept) {
-        exchanges.forgetThrough(oldestKept);
     }
 }

@@ -8,26 +8,26 @@ import java.util.Map;
 /**
  * An operator's exchanges, by batch time: released once their batch completed (what reads them is computed and
  * persisted; a recomputation exchanges the batch's records again), and discarded once the operator forgets
- * that batch.
+ * that batch. {@link Operator} keeps one for every operator.
  */
-public final class ExchangeSeries<K, V> {
-    private final BatchTimeMap<Exchange<K, V>> running = new BatchTimeMap<>();
-    private final BatchTimeMap<Exchange<K, V>> released = new BatchTimeMap<>();
+final class ExchangeSeries {
+    private final BatchTimeMap<Exchange<?, ?>> running = new BatchTimeMap<>();
+    private final BatchTimeMap<Exchange<?, ?>> released = new BatchTimeMap<>();
 
-    public void add(Time time, Exchange<K, V> exchange) {
+    void add(Time time, Exchange<?, ?> exchange) {
         running.put(time, exchange);
     }
 
     /** Releases the exchanges of batches up to {@code time}, which completed. */
-    public void batchDone(Time time) {
-        for (Map.Entry<Time, Exchange<K, V>> done : running.forgetThrough(time).entrySet()) {
+    void batchDone(Time time) {
+        for (Map.Entry<Time, Exchange<?, ?>> done : running.forgetThrough(time).entrySet()) {
             done.getValue().release();
             released.put(done.getKey(), done.getValue());
         }
     }
 
     /** Discards the released exchanges of batches up to and including {@code time}. */
-    public void forgetThrough(Time time) {
+    void forgetThrough(Time time) {
         released.forgetThrough(time).values().forEach(Exchange::discard);
     }
 }

@@ -3,12 +3,15 @@ package io.sluice.dstream.internal;
 import io.sluice.dstream.scheduler.StateOperatorInfo;
 import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.internal.Exchange;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.rdd.RDD;
 import org.apache.spark.storage.StorageLevel;
+import scala.Tuple2;
 
 /**
  * The runtime of one stream: a function from its parents' RDDs at a batch time to its own RDD at that time.
@@ -16,7 +19,9 @@ import org.apache.spark.storage.StorageLevel;
  * construction: the {@link OperatorContext} (SparkContext, batch grid, state placement, skipped batches), its
  * settings, remember duration, parents, and whatever a restart restores. Subclasses declare only {@link #compute};
  * this class computes each time at most once, under the stream's call site, names any failure with the operator and
- * the batch, persists and cuts lineage as configured, and forgets RDDs once nothing can ask for them again.
+ * the batch, persists and cuts lineage as configured, and forgets RDDs once nothing can ask for them again. An
+ * operator whose batch moves records to partitions through an {@link Exchange} says so ({@link #exchanged}); this
+ * class releases and discards the exchange with the batch.
  */
 public abstract class Operator<T> {
     /**
@@ -33,6 +38,7 @@ public abstract class Operator<T> {
     private final String callSite;
     private final List<Operator<?>> parents;
     private final RddSeries<T> generated;
+    private final ExchangeSeries exchanges = new ExchangeSeries();
     private final String name;
     private final StorageLevel storageLevel;
     private final Duration checkpointInterval;
@@ -133,7 +139,9 @@ public abstract class Operator<T> {
     final void clearOlderThanNeeded(Time time) {
         Time oldest = time.minus(rememberDuration);
         generated.forgetThrough(oldest);
+        exchanges.batchDone(time);
         batchDone(time);
+        exchanges.forgetThrough(oldest);
         forgetOlderThan(oldest);
         for (Operator<?> parent : parents) {
             parent.clearOlderThanNeeded(time);
@@ -147,8 +155,20 @@ public abstract class Operator<T> {
     final void release() {
         Time end = Time.ofMillis(Long.MAX_VALUE);
         generated.forgetThrough(end);
+        exchanges.batchDone(end);
         batchDone(end);
+        exchanges.forgetThrough(end);
         forgetOlderThan(end);
+    }
+
+    /**
+     * The records {@code exchange} moved, for the RDD of batch {@code time} to read: the exchange is released once
+     * the batch completed (what reads it is computed and persisted; a recomputation exchanges the records again)
+     * and discarded once this operator forgets the batch.
+     */
+    protected final <K, V> RDD<Tuple2<K, V>> exchanged(Time time, Exchange<K, V> exchange) {
+        exchanges.add(time, exchange);
+        return exchange.rdd();
     }
 
     /** Hook for operators that hold resources only while the batch at {@code time} runs (it has completed). */

@@ -2,7 +2,6 @@ package io.sluice.dstream.internal.state;
 
 import io.sluice.rdd.internal.ClassTags;
 import io.sluice.dstream.internal.CallSite;
-import io.sluice.dstream.internal.ExchangeSeries;
 import io.sluice.dstream.internal.GraphDescription;
 import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Operator;
@@ -76,8 +75,6 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
     private final JavaPairRDD<K, S> initialState;
     private final StateLifecycle<K, S> lifecycle;
     private final RddSeries<R> states = RddSeries.internal();
-    /** The exchanges of the batches' records, by batch time. */
-    private final ExchangeSeries<K, V> exchanges = new ExchangeSeries<>();
     private Serializer shuffleSerializer;
     private boolean shuffleSerializerChosen;
     private final StateFigures figures;
@@ -200,15 +197,15 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         JavaRDD<?> previous = inLayout(previous(time, partitioner), partitioner, time);
         JavaRDD<Tuple2<K, V>> data = parent.getOrCompute(time)
                 .orElseGet(() -> context().sparkContext().<Tuple2<K, V>>emptyRDD());
-        Exchange<K, V> exchange = Exchange.of(data.rdd(), partitioner, shuffleSerializer());
-        exchanges.add(time, exchange);
+        org.apache.spark.rdd.RDD<Tuple2<K, V>> records = exchanged(time, Exchange.of(data.rdd(), partitioner,
+                shuffleSerializer()));
         List<ExecutorLocation> executors = context().statePlacement().executors(); // asked once a batch
         int partitionsPerExecutor = (partitioner.numPartitions() + Math.max(1, executors.size()) - 1)
                 / Math.max(1, executors.size());
         @SuppressWarnings("unchecked")
         StateRDD<Object, Tuple2<K, V>, R> rdd = new StateRDD<>(
                 previous == null ? null : (org.apache.spark.rdd.RDD<Object>) previous.rdd(),
-                exchange.rdd(), partitioner, figures.reporting(HeapStateLimit.checked(transition(time), describe(),
+                records, partitioner, figures.reporting(HeapStateLimit.checked(transition(time), describe(),
                         time, partitionsPerExecutor), time), StatePlacement.over(executors));
         JavaRDD<R> state = new JavaRDD<>(rdd, ClassTags.any());
         state.setName(describe() + " state @ " + time.milliseconds());
@@ -300,20 +297,10 @@ public abstract class StatefulOperator<K, V, S, R, T> extends Operator<T> {
         throw new IllegalStateException("unexpected previous state record " + previous.getClass().getName());
     }
 
-    /**
-     * Releases the exchanges of batches up to {@code time}: their state RDDs are computed and persisted, and a
-     * recomputation of one (its blocks lost) exchanges its batch's records again.
-     */
-    @Override
-    protected void batchDone(Time time) {
-        exchanges.batchDone(time);
-    }
-
     /** Forgets state RDDs no batch can need any more (see {@link RddSeries}). */
     @Override
     protected void forgetOlderThan(Time oldestKept) {
         states.forgetThrough(oldestKept);
-        exchanges.forgetThrough(oldestKept);
         lifecycle.forgetThrough(oldestKept);
         figures.forgetThrough(oldestKept);
         // the layout in force at oldestKept stays: the batches kept after it use it

@@ -1,7 +1,6 @@
 package io.sluice.dstream.internal.window;
 
 import io.sluice.dstream.internal.CallSite;
-import io.sluice.dstream.internal.ExchangeSeries;
 import io.sluice.dstream.internal.GraphDescription;
 import io.sluice.dstream.internal.Node;
 import io.sluice.dstream.internal.Operator;
@@ -30,7 +29,6 @@ import scala.Tuple2;
 final class BatchReduceOperator<K, V> extends Operator<KeyedMap<K, V>> {
     private final Function2<V, V, V> reduce;
     private final Partitioner partitioner;
-    private final ExchangeSeries<K, V> exchanges = new ExchangeSeries<>();
 
     private BatchReduceOperator(Config config, Function2<V, V, V> reduce, Partitioner partitioner) {
         super(config);
@@ -53,20 +51,9 @@ final class BatchReduceOperator<K, V> extends Operator<KeyedMap<K, V>> {
         Operator<Tuple2<K, V>> parent = (Operator<Tuple2<K, V>>) parents().get(0);
         return parent.getOrCompute(time).map(rdd -> {
             Exchange<K, V> exchange = Aggregations.exchangedPartials(Rdds.pairs(rdd), reduce, partitioner);
-            exchanges.add(time, exchange);
-            JavaPairRDD<K, V> partitioned = new JavaPairRDD<>(exchange.rdd(), ClassTags.any(), ClassTags.any());
+            JavaPairRDD<K, V> partitioned = new JavaPairRDD<>(exchanged(time, exchange), ClassTags.any(),
+                    ClassTags.any());
             return Transforms.mapPartitions(partitioned, KeyedMaps.reducedIntoMap(reduce), true);
         });
-    }
-
-    /** Releases the exchanges of batches up to {@code time}: their maps are computed and persisted. */
-    @Override
-    protected void batchDone(Time time) {
-        exchanges.batchDone(time);
-    }
-
-    @Override
-    protected void forgetOlderThan(Time oldestKept) {
-        exchanges.forgetThrough(oldestKept);
     }
 }
