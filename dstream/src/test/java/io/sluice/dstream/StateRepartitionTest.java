@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.dstream.internal.state.StatefulOperator;
-import io.sluice.dstream.scheduler.BatchInfo;
-import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.dstream.testing.CompletedBatches;
 import io.sluice.dstream.testing.OnEachStateBackend;
 import io.sluice.rdd.Time;
 import io.sluice.rdd.internal.CachedBlocks;
@@ -21,10 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.stream.LongStream;
 import org.apache.spark.api.java.JavaRDD;
@@ -212,23 +208,15 @@ class StateRepartitionTest extends OnEachStateBackend {
             job.state().foreachRDD((rdd, time) -> runs.state.add(time, rdd.collect()));
             return c;
         });
-        BlockingQueue<BatchInfo> completed = new LinkedBlockingQueue<>();
-        context.addStreamingListener(new StreamingListener() {
-            @Override
-            public void onBatchCompleted(BatchCompleted event) {
-                completed.add(event.batchInfo());
-            }
-        });
+        CompletedBatches completed = new CompletedBatches();
+        context.addStreamingListener(completed);
         try {
             context.start();
             assertEquals(runs.now == 0 ? java.util.Optional.empty() : java.util.Optional.of(new Time(runs.now)),
                     context.recoveredBatch());
             for (int b = 0; b < batches; b++) {
                 runs.now += StreamTester.INTERVAL.toMillis();
-                clock.setTime(runs.now);
-                BatchInfo info = completed.poll(120, TimeUnit.SECONDS);
-                assertTrue(info != null && info.batchTime().milliseconds() == runs.now && !info.failed(),
-                        "batch " + runs.now + " completed: " + info);
+                completed.run(clock, runs.now);
             }
         } finally {
             context.stop(false, false);

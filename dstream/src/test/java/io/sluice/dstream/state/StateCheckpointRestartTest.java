@@ -9,7 +9,7 @@ import io.sluice.dstream.StreamingContext;
 import io.sluice.dstream.scheduler.BatchInfo;
 import io.sluice.dstream.scheduler.StateCheckpointInfo;
 import io.sluice.dstream.scheduler.StateOperatorInfo;
-import io.sluice.dstream.scheduler.StreamingListener;
+import io.sluice.dstream.testing.CompletedBatches;
 import io.sluice.dstream.testing.StateBackends;
 import io.sluice.rdd.Time;
 import io.sluice.state.State;
@@ -24,10 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -92,22 +89,14 @@ class StateCheckpointRestartTest {
             });
             return c;
         });
-        BlockingQueue<BatchInfo> completed = new LinkedBlockingQueue<>();
-        context.addStreamingListener(new StreamingListener() {
-            @Override
-            public void onBatchCompleted(BatchCompleted event) {
-                completed.add(event.batchInfo());
-            }
-        });
+        CompletedBatches completed = new CompletedBatches();
+        context.addStreamingListener(completed);
         try {
             context.start();
             assertEquals(now == 0 ? Optional.empty() : Optional.of(new Time(now)), context.recoveredBatch());
             for (int b = 0; b < batches; b++) {
                 now += INTERVAL.toMillis();
-                clock.setTime(now);
-                BatchInfo info = completed.poll(120, TimeUnit.SECONDS);
-                assertTrue(info != null && info.batchTime().milliseconds() == now && !info.failed(),
-                        "batch " + now + " completed: " + info);
+                BatchInfo info = completed.run(clock, now);
                 StateOperatorInfo state = info.stateOperatorInfos().get("counts");
                 if (state != null && state.checkpoint() != null) {
                     checkpoints.put(now, state.checkpoint());
