@@ -49,6 +49,11 @@ final class LatencyWorkload implements Workload {
                     Duration.ofSeconds(Long.getLong("bench.l1.measure.s", DEFAULT.measure.toSeconds())));
         }
 
+        /** The input: {@code perSecond} records a second over {@link #KEYS} keys. */
+        StampedRecords.Emitter emitter() {
+            return new StampedRecords.Emitter(perSecond, KEYS);
+        }
+
         /** How long records may still arrive after the window: 2 s and 3 intervals. */
         static Duration grace(Duration interval) {
             return Duration.ofSeconds(2).plus(interval.multipliedBy(3));
@@ -137,7 +142,7 @@ final class LatencyWorkload implements Workload {
                     ssc = StreamingContext.create(sc, interval);
                 }
                 ssc.checkpoint(checkpoints.resolve("sluice-" + interval.toMillis()).toString());
-                ssc.receiverStream(new StampedRecords.OnSluice(l1.perSecond(), KEYS))
+                ssc.receiverStream(new StampedRecords.OnSluice(l1.emitter()))
                         .mapToPair(r -> new Tuple2<>(r.key(), r.dueMillis()))
                         .mapWithState(StateSpec.function(LatencyWorkload::count).numPartitions(4))
                         .foreachRDD(rdd -> LatencyRecorder.recordOutput(rdd.collect()));
@@ -174,7 +179,7 @@ final class LatencyWorkload implements Workload {
             for (Duration interval : l1.intervals()) {
                 JavaStreamingContext ssc = new JavaStreamingContext(sc, Durations.milliseconds(interval.toMillis()));
                 ssc.checkpoint(checkpoints.resolve("spark-" + interval.toMillis()).toString());
-                ssc.receiverStream(new StampedRecords.OnSparkStreaming(l1.perSecond(), KEYS))
+                ssc.receiverStream(new StampedRecords.OnSparkStreaming(l1.emitter()))
                         .mapToPair(r -> new Tuple2<>(r.key(), r.dueMillis()))
                         .mapWithState(org.apache.spark.streaming.StateSpec.function(LatencyWorkload::countOnSpark)
                                 .numPartitions(4))

@@ -8,8 +8,9 @@ import org.apache.spark.storage.StorageLevel;
 
 /**
  * L1's input: a receiver that stores records one at a time at a fixed rate, each stamped with the time it is due.
- * The emitting loop is this class, shared by the receivers of both engines ({@link OnSluice}, {@link
- * OnSparkStreaming}), which differ only in the base class: Sluice's {@code Receiver} API mirrors Spark's.
+ * The emitting loop ({@link #emit}) and its thread ({@link Emitter}) are shared by the receivers of both engines
+ * ({@link OnSluice}, {@link OnSparkStreaming}), which differ only in the base class: Sluice's {@code Receiver} API
+ * mirrors Spark's.
  *
  * <p>Record n is due at start + n / rate. It is stamped with that time, not with the moment {@code store} is called:
  * a record the receiver could not store on time (its {@code store} blocked, or its thread waited for a core) is
@@ -66,23 +67,41 @@ final class StampedRecords {
         return (int) Math.floorMod(x, (long) keys);
     }
 
-    /** The emitter as a Sluice receiver. */
-    static final class OnSluice extends io.sluice.dstream.receiver.Receiver<Stamped> {
+    /**
+     * What a receiver emits ({@code perSecond} records a second over {@code keys} keys), and the thread that emits
+     * it: all that the receivers of both engines hold.
+     */
+    static final class Emitter implements Serializable {
         private static final long serialVersionUID = 1L;
         private final int perSecond;
         private final int keys;
 
-        OnSluice(int perSecond, int keys) {
-            super(STORAGE);
+        Emitter(int perSecond, int keys) {
             this.perSecond = perSecond;
             this.keys = keys;
         }
 
-        @Override
-        public void onStart() {
-            Thread emitter = new Thread(() -> emit(perSecond, keys, this::store, this::isStopped), "l1-emitter");
+        /** Starts a daemon thread that {@link #emit}s through {@code store} until {@code stopped}. */
+        void start(Consumer<Stamped> store, BooleanSupplier stopped) {
+            Thread emitter = new Thread(() -> emit(perSecond, keys, store, stopped), "l1-emitter");
             emitter.setDaemon(true);
             emitter.start();
+        }
+    }
+
+    /** The emitter as a Sluice receiver. */
+    static final class OnSluice extends io.sluice.dstream.receiver.Receiver<Stamped> {
+        private static final long serialVersionUID = 1L;
+        private final Emitter emitter;
+
+        OnSluice(Emitter emitter) {
+            super(STORAGE);
+            this.emitter = emitter;
+        }
+
+        @Override
+        public void onStart() {
+            emitter.start(this::store, this::isStopped);
         }
 
         @Override
@@ -94,20 +113,16 @@ final class StampedRecords {
     /** The emitter as a Spark Streaming receiver. */
     static final class OnSparkStreaming extends org.apache.spark.streaming.receiver.Receiver<Stamped> {
         private static final long serialVersionUID = 1L;
-        private final int perSecond;
-        private final int keys;
+        private final Emitter emitter;
 
-        OnSparkStreaming(int perSecond, int keys) {
+        OnSparkStreaming(Emitter emitter) {
             super(STORAGE);
-            this.perSecond = perSecond;
-            this.keys = keys;
+            this.emitter = emitter;
         }
 
         @Override
         public void onStart() {
-            Thread emitter = new Thread(() -> emit(perSecond, keys, this::store, this::isStopped), "l1-emitter");
-            emitter.setDaemon(true);
-            emitter.start();
+            emitter.start(this::store, this::isStopped);
         }
 
         @Override
