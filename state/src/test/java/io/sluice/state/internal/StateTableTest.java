@@ -109,4 +109,27 @@ class StateTableTest {
         assertEquals(Map.of("a", 1L), contents(table));
         assertEquals(Map.of("a", 2L, "b", 3L), contents(copy));
     }
+
+    /**
+     * What growthBytes announces is what the next growth allocates on top of the table: the table after it grew
+     * holds its new columns in place of the old, which adds more than a third of the announcement and at most all
+     * of it.
+     */
+    @Test
+    void growthBytesAnnouncesTheColumnsTheNextGrowthAllocates() {
+        StateTable table = new StateTable(1000);
+        long key = 0;
+        int capacity = table.capacity();
+        long before = 0;
+        long announced = 0;
+        while (table.capacity() == capacity) {
+            before = table.estimatedBytes();
+            announced = table.growthBytes();
+            table.put(key++, 1L, 1);
+        }
+        assertEquals(2 * capacity, table.capacity());
+        long added = table.estimatedBytes() - before;
+        assertTrue(added > announced / 3 && added <= announced, "grew by " + added + " bytes, announced " + announced);
+        assertTrue(table.growthBytes() > announced, "the next growth allocates more: " + table.growthBytes());
+    }
 }
