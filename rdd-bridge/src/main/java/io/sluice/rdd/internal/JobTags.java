@@ -32,7 +32,7 @@ public final class JobTags {
      * finds no running job of, and a forced stop cancels every batch in flight.
      */
     public static void cancel(SparkContext sc, long batchMillis) {
-        sc.cancelJobsWithTag(groupOf(batchMillis), "the streaming context stopped");
+        sc.cancelJobsWithTag(groupOf(batchMillis), "by a forced stop of the streaming context");
     }
 
     /**
