@@ -124,6 +124,30 @@ class LifecycleTest {
                 "a job cancelled by stop() is not an application failure");
     }
 
+    private static final CountDownLatch TASK_ENTERED = new CountDownLatch(1); // tasks run in this JVM (local mode)
+    private static final CountDownLatch TASK_INTERRUPTED = new CountDownLatch(1);
+
+    @Test
+    void forcedStopCancelsTheRunningSparkJobAndInterruptsItsTask() throws Exception {
+        StreamTester t = new StreamTester();
+        t.input(List.of(List.of(1))).foreachRDD(rdd -> rdd.foreach(x -> {
+            TASK_ENTERED.countDown();
+            try {
+                new CountDownLatch(1).await(); // blocks until the job is cancelled
+            } catch (InterruptedException e) {
+                TASK_INTERRUPTED.countDown();
+                throw e;
+            }
+        }));
+        t.runBatches(0);
+        t.clock().setTime(1000);
+        assertTrue(TASK_ENTERED.await(60, TimeUnit.SECONDS));
+        t.context().stop(false, false);
+        assertTrue(TASK_INTERRUPTED.await(30, TimeUnit.SECONDS), "the batch's Spark job was cancelled, its task "
+                + "interrupted");
+        assertEquals(StreamingContextState.STOPPED, t.context().getState());
+    }
+
     /** The default graceful timeout is 10 batch intervals (10 s here); the stops above must not wait it out. */
     private static void assertReturnedWellWithinTheGracefulTimeout(long beganNanos) {
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - beganNanos);

@@ -5,7 +5,8 @@ import org.apache.spark.SparkContext;
 
 /**
  * Tags the Spark jobs a thread runs with the batch and operator they belong to, so the Spark UI and event
- * log show "batch 12:00:03 · print at WordCount.java:40" instead of anonymous jobs.
+ * log show "batch 12:00:03 · print at WordCount.java:40" instead of anonymous jobs. A batch's jobs carry its
+ * job group and a job tag of the same name; {@link #cancel} cancels by the tag.
  */
 public final class JobTags {
     public static final String GROUP_PREFIX = "sluice-batch-";
@@ -21,6 +22,17 @@ public final class JobTags {
     /** Tags the calling thread's next jobs; interruptOnCancel lets a forced stop cancel them. */
     public static void tag(SparkContext sc, long batchMillis, String description) {
         sc.setJobGroup(groupOf(batchMillis), description, true);
+        sc.clearJobTags();
+        sc.addJobTag(groupOf(batchMillis));
+    }
+
+    /**
+     * Cancels the jobs of the batch at {@code batchMillis} that are running, interrupting their tasks; none may be
+     * (a batch still queued, or between two jobs). By the tag, not the group: Spark warns about a job group it
+     * finds no running job of, and a forced stop cancels every batch in flight.
+     */
+    public static void cancel(SparkContext sc, long batchMillis) {
+        sc.cancelJobsWithTag(groupOf(batchMillis), "by a forced stop of the streaming context");
     }
 
     /**
@@ -28,7 +40,8 @@ public final class JobTags {
      * calling thread back the tags it had: for jobs started on a user's thread, such as at start.
      */
     public static <T> T tagged(SparkContext sc, long batchMillis, String description, Supplier<T> submit) {
-        String[] keys = {"spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel"};
+        String[] keys = {"spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel",
+            "spark.job.tags"};
         String[] before = new String[keys.length];
         for (int i = 0; i < keys.length; i++) {
             before[i] = sc.getLocalProperty(keys[i]);
@@ -45,5 +58,6 @@ public final class JobTags {
 
     public static void clear(SparkContext sc) {
         sc.clearJobGroup();
+        sc.clearJobTags();
     }
 }

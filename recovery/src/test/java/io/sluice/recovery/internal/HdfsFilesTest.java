@@ -10,6 +10,7 @@ import io.sluice.recovery.internal.wal.LoggedRecord;
 import io.sluice.recovery.internal.wal.RecordHandle;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -40,6 +41,13 @@ class HdfsFilesTest {
         conf.set("dfs.datanode.http.address", "127.0.0.1:0");
         conf.set("dfs.datanode.ipc.address", "127.0.0.1:0");
         conf.setInt("dfs.replication", 1);
+        // What the mini cluster's servers would otherwise warn about at start: their web servers' signing secret
+        // (Hadoop reads it from the user's home directory, else makes up one) and the DataNode's directory scanner
+        // throttle (Hadoop's default file sets 1000 ms/s, which the scanner takes as "no throttle", -1).
+        Path secret = dir.resolve("http-signature-secret");
+        Files.writeString(secret, "sluice-hdfs-files-test");
+        conf.set("hadoop.http.authentication.signature.secret.file", secret.toString());
+        conf.setInt("dfs.datanode.directoryscan.throttle.limit.ms.per.sec", -1);
         hdfs = new MiniDFSCluster.Builder(conf, dir.resolve("hdfs").toFile()).numDataNodes(1).build();
         hdfs.waitActive();
     }

@@ -176,7 +176,7 @@ public final class BatchScheduler {
             cancelling = true;
             jobPool.shutdownNow();
             for (Time t : inFlight) {
-                graph.sparkContext().sc().cancelJobGroup(JobTags.groupOf(t.milliseconds()));
+                JobTags.cancel(graph.sparkContext().sc(), t.milliseconds());
             }
         }
         jobPool.shutdown();
