@@ -294,6 +294,10 @@ class CheckpointStateTest {
             assertTrue(Long.parseLong(cells[2]) > 0, row);
         }
         assertEquals(liveCounts.get(6000L).size(), keys, countsTable);
+        if (backend.equals("rocksdb")) { // deltas between table checkpoints, read on the manifest they follow
+            assertTrue(countsTable.lines().anyMatch(l -> l.contains(" delta") && l.contains("(RocksDB, ")),
+                    countsTable);
+        }
         String total = "total " + keys + " " + bytes;
         assertTrue(countsTable.lines().anyMatch(l -> l.strip().replaceAll(" +", " ").equals(total)), countsTable);
         assertEquals(report, CheckpointState.open(SharedSpark.context(), checkpoint).describe(), "the same from code");

@@ -1,9 +1,10 @@
 package io.sluice.dstream.scheduler;
 
 /**
- * The state checkpoint of one stateful operator that a batch wrote: per state partition, a full snapshot or a
- * delta of the changes since the previous checkpoint, or on RocksDB a manifest and the table files that earlier
- * checkpoints did not upload (counted as a full file: it restores without any other checkpoint's manifest).
+ * The state checkpoint of one stateful operator that a batch wrote: per state partition, on either backend, a
+ * delta of the changes since the previous checkpoint or a full one: a snapshot, or on RocksDB a manifest and the
+ * table files that earlier checkpoints did not upload (counted as a full file: it restores without any other
+ * checkpoint's manifest).
  *
  * @param fullFiles partitions written as full snapshots (or RocksDB manifests)
  * @param deltaFiles partitions written as deltas

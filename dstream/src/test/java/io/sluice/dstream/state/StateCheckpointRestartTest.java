@@ -33,8 +33,9 @@ import scala.Tuple2;
 
 /**
  * Restarts over one checkpoint directory across the state backends: a job switches backend between deployments
- * either way with its state exact, a RocksDB job's checkpoints upload only the table files that changed, and a
- * driver restart in the same JVM links the files it checkpointed instead of fetching them.
+ * either way with its state exact, a RocksDB job's checkpoints are entry deltas between table checkpoints (which
+ * upload only the table files that changed), and a driver restart in the same JVM links the files it checkpointed
+ * instead of fetching them.
  */
 class StateCheckpointRestartTest {
     private static final Duration INTERVAL = Duration.ofSeconds(1);
@@ -109,42 +110,46 @@ class StateCheckpointRestartTest {
 
     @Test
     void aJobSwitchesBackendBetweenDeploymentsEitherWayWithItsStateExact() throws Exception {
-        deploy("heap", 3, 9);
+        deploy("heap", 3, 12);
         Map<Long, List<String>> expected = new TreeMap<>(states);
         assertEquals(KEYS, expected.get(1000L).size());
         dir = dir.resolve("switched");
         states.clear();
         now = 0;
-        deploy("heap", 3, 3);     // heap checkpoint
-        deploy("rocksdb", 3, 3);  // restored into RocksDB, checkpointed as its table files
-        deploy("heap", 2, 3);     // restored from them into the heap, in another partition count
+        deploy("heap", 3, 3);     // heap checkpoints: a snapshot and deltas
+        deploy("rocksdb", 3, 3);  // restored into RocksDB, its checkpoints deltas after the heap's
+        deploy("rocksdb", 2, 3);  // restored into another partition count: a table checkpoint, then deltas
+        assertEquals("full", checkpoints.get(7000L).kind());
+        assertEquals("delta", checkpoints.get(9000L).kind());
+        deploy("heap", 2, 3);     // restored from the manifest and RocksDB's deltas into the heap
         assertEquals(expected, new TreeMap<>(states));
     }
 
     @Test
-    void aRocksDbJobUploadsOnlyChangedTablesAndARestartLinksTheFilesItWrote() throws Exception {
-        deploy("rocksdb", 2, 4);
+    void aRocksDbJobWritesDeltasBetweenTableCheckpointsAndARestartLinksTheFilesItWrote() throws Exception {
+        deploy("rocksdb", 2, 12);
         long first = checkpoints.get(1000L).bytesWritten();
-        List<Long> later = new ArrayList<>();
-        for (long t = 2000; t <= 4000; t += 1000) {
-            later.add(checkpoints.get(t).bytesWritten());
+        assertEquals("full", checkpoints.get(1000L).kind(), "a manifest and the tables of all " + KEYS + " keys");
+        for (long t = 2000; t <= 12_000; t += 1000) {
+            // once a partition's chain holds 9 deltas, its next checkpoint is a table checkpoint again
+            assertEquals(t == 11_000 ? "full" : "delta", checkpoints.get(t).kind(), "checkpoint at " + t);
+            if (t != 11_000) {
+                assertTrue(checkpoints.get(t).bytesWritten() * 20 < first, "a delta holds the 1% of keys that "
+                        + "changed: " + checkpoints.get(t).bytesWritten() + " bytes, after " + first);
+            }
         }
-        // A checkpoint uploads the tables flushed since the last (1% of the keys) and, after a compaction RocksDB
-        // ran in the background meanwhile, the files it rewrote: at most one of these three
-        assertTrue(later.stream().sorted().toList().get(1) * 5 < first, "later checkpoints write what changed: "
-                + later + " bytes, after " + first + " for all " + KEYS + " keys");
-        assertTrue(later.stream().mapToLong(Long::longValue).sum() < 2 * first, "no full upload: " + later);
+        assertTrue(checkpoints.get(11_000L).bytesWritten() < 2 * first, "no full upload: only the new tables");
         long fetched = LocalTableFiles.fetchedBytes();
         long reused = LocalTableFiles.reusedBytes();
-        deploy("rocksdb", 2, 2);
+        deploy("rocksdb", 2, 2); // restored from the manifest of 11000 and the delta of 12000
         assertEquals(0, LocalTableFiles.fetchedBytes() - fetched, "the restart fetched no table file");
         assertTrue(LocalTableFiles.reusedBytes() - reused > 0, "it linked the files this JVM wrote");
-        List<String> state = states.get(6000L);
+        List<String> state = states.get(14_000L);
         assertEquals(KEYS, state.size());
         long total = 0;
         for (String line : state) {
             total += Long.parseLong(line.substring(line.indexOf('=') + 1));
         }
-        assertEquals(KEYS + 5 * PER_BATCH, total, "every record counted once across the restart");
+        assertEquals(KEYS + 13 * PER_BATCH, total, "every record counted once across the restart");
     }
 }

@@ -47,15 +47,22 @@ public final class PartitionFiles {
     }
 
     /**
-     * Writes the checkpoint of partition {@code partition} after batch {@code time}: for RocksDB state, its table
-     * files not among {@code baseTables} (the table files of the checkpoint it builds on, with their lengths) and
-     * a manifest; else as {@link #write}. Returns every file the partition's checkpoint needs but those of the
-     * chain it builds on: the manifest or snapshot or delta, then the tables (written now or earlier).
+     * Writes the checkpoint of partition {@code partition} after batch {@code time}: a delta when one is asked for
+     * ({@code deltaSince}) and the state knows its changes since then, on either backend (the entries changed since,
+     * in the entry format, as {@link #write}); else for RocksDB state, its table files not among {@code baseTables}
+     * (the table files of the checkpoint it builds on, with their lengths) and a manifest, and for heap state a
+     * snapshot. Returns every file the partition's checkpoint needs but those of the chain it builds on: the
+     * manifest or snapshot or delta, then the tables (written now or earlier).
      */
     public static List<StateFile> checkpoint(FileSystem fs, Path root, String operatorId, Time time, int partition,
             StateVersion<?, ?> state, Long deltaSince, Map<String, Long> baseTables) throws IOException {
-        if (!(state instanceof RocksStateVersion<?, ?>)) {
-            return List.of(write(fs, root, operatorId, time, partition, state, deltaSince));
+        boolean delta = deltaSince != null && state.hasChangesSince(deltaSince);
+        if (delta || !(state instanceof RocksStateVersion<?, ?>)) {
+            StateFile written = write(fs, root, operatorId, time, partition, state, deltaSince);
+            if (delta && state instanceof RocksStateVersion<?, ?> rocks) { // the next delta reads from this batch
+                rocks.forgetChangesThrough(deltaSince);
+            }
+            return List.of(written);
         }
         String shared = CheckpointStore.sharedDirectory(operatorId, String.format(Locale.ROOT, "p%05d", partition));
         RocksManifest manifest = RocksCheckpoint.write(state, fs, root, shared, time.milliseconds(), baseTables);

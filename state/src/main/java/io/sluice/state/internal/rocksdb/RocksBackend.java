@@ -29,6 +29,15 @@ public record RocksBackend(KeyGroups groups) implements StateBackend {
         return new RocksStateLoader<>(this, timed);
     }
 
+    /** Onto a version of this backend: its changes go into its store (or a copy), not into a new one. */
+    @Override
+    public <K, S> StateLoader<K, S> copyOf(StateVersion<K, S> version) {
+        if (version instanceof RocksStateVersion<K, S> rocks && rocks.rocksBackend().equals(this)) {
+            return RocksStateLoader.onto(rocks);
+        }
+        return StateBackend.super.copyOf(version);
+    }
+
     @Override
     public String toString() {
         return ROCKSDB;

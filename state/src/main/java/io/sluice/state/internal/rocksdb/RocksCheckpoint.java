@@ -79,8 +79,10 @@ public final class RocksCheckpoint {
                 }
                 tables.add(new RocksManifest.Table(f.getName(), path, f.length()));
             }
+            // changes a delta checkpoint of this version forgot since are not in the store's files
+            long changesKnownSince = Math.max(version.removalsKnownSince(), version.store.removalsKnownSince());
             RocksManifest manifest = new RocksManifest(version.batchTime(), version.size(), version.timed(),
-                    version.removalsKnownSince(), keyGroups, groups[0], groups[1], tables, smallFiles);
+                    changesKnownSince, keyGroups, groups[0], groups[1], tables, smallFiles);
             LocalTableFiles.keep(root.toString(), sharedDir, dir, manifest);
             return manifest;
         } finally {
@@ -102,7 +104,8 @@ public final class RocksCheckpoint {
     private static int[] checkpoint(RocksStateVersion<?, ?> version, File dir) {
         RocksStore store = version.store;
         boolean head = store.claim(version.sequence);
-        RocksStore source = head ? store : RocksStore.copyOf(store, version.snapshot, version.removalsKnownSince());
+        RocksStore source = head ? store : RocksStore.copyOf(store, version.snapshot, version.removalsKnownSince(),
+                version.timed());
         try {
             source.checkpointTo(dir);
             return keyGroupRange(source);
@@ -194,8 +197,8 @@ public final class RocksCheckpoint {
         if (!store.claim(store.head())) {
             throw new IllegalStateException("a restored RocksDB state store was claimed twice");
         }
-        store.countRemovals(manifest.removalsKnownSince());
-        RocksStore.Committed committed = store.commit(manifest.batchTime(), 0, Long.MAX_VALUE);
+        store.countChanges(manifest.removalsKnownSince(), manifest.timed());
+        RocksStore.Committed committed = store.commit(manifest.batchTime(), 0, Long.MAX_VALUE, manifest.timed());
         int size = Math.toIntExact(manifest.entries());
         return new RocksStateVersion<>(backend, store, committed, manifest.batchTime(), size, size, 0,
                 manifest.timed());

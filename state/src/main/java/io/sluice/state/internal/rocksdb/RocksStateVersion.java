@@ -244,30 +244,37 @@ public final class RocksStateVersion<K, S> implements StateVersion<K, S>, KnownS
                 }
                 it.status();
             }
-            if (!timed) { // no time index: a pass over the entries, reading the time first
-                try (RocksIterator it = store.db.newIterator(store.entries, read)) {
-                    for (it.seekToFirst(); it.isValid(); it.next()) {
-                        byte[] value = it.value();
-                        long time = RocksCodec.timeOfValue(value);
-                        if (time > since) {
-                            visitor.updated((K) codec.decodeKey(it.key()), (S) codec.decodeState(value), time);
-                        }
-                    }
-                    it.status();
-                }
-                return;
-            }
+            // the time index (one per live key), or without a timeout the change log: a key changed in several
+            // batches is logged at each, and is visited at the one that is its entry's update time
             try (RocksIterator it = store.db.newIterator(store.times, read)) {
                 for (it.seek(from); it.isValid(); it.next()) {
                     byte[] key = RocksCodec.keyOfTimeKey(it.key());
                     byte[] value = store.db.get(store.entries, read, key);
-                    if (value == null) {
+                    if (value == null && timed) {
                         throw new IllegalStateException("the time index of " + this + " names a key with no entry");
                     }
-                    visitor.updated((K) codec.decodeKey(key), (S) codec.decodeState(value),
-                            RocksCodec.timeOfValue(value));
+                    if (value != null && RocksCodec.timeOfValue(value) == RocksCodec.timeOfTimeKey(it.key())) {
+                        visitor.updated((K) codec.decodeKey(key), (S) codec.decodeState(value),
+                                RocksCodec.timeOfValue(value));
+                    }
                 }
                 it.status();
+            }
+        }
+    }
+
+    /**
+     * Forgets the changes of batches up to {@code through} in the store while this version is its head (a later
+     * batch's writer may hold it: the next checkpoint forgets them then), so that without a timeout the change log
+     * holds only what the next delta may read: the changes since the checkpoint before this one. This version, a
+     * snapshot, still reads them.
+     */
+    public void forgetChangesThrough(long through) {
+        if (store != null && store.claim(sequence)) {
+            try {
+                store.forgetChangesThrough(through, timed, 0);
+            } finally {
+                store.release(sequence);
             }
         }
     }

@@ -17,9 +17,10 @@ import scala.Tuple2;
 /**
  * Writes the version after one batch into a {@link RocksStore}: the batch's keys are read ahead with one
  * multi-get at the previous version's snapshot, the changes are kept on the heap while the batch runs, and
- * written at the end as one write batch (entries, removals, and with a timeout the time index), after which a
- * snapshot is the new version. A batch that changes more keys than {@link #FLUSH_AT} writes them in several batches, so the heap holds
- * a bounded number of changes whatever the state's size (updateStateByKey changes every key).
+ * written at the end as one write batch (entries, removals, and the times: with a timeout the time index, without
+ * one the log of changed keys that deltas are read from), after which a snapshot is the new version. A batch that
+ * changes more keys than {@link #FLUSH_AT} writes them in several batches, so the heap holds a bounded number of
+ * changes whatever the state's size (updateStateByKey changes every key).
  *
  * <p>The previous version is never changed: the writer claims the store's head from it, and when another version
  * was written since (the batch is retried or recomputed), it writes into a copy of the previous version instead.
@@ -83,6 +84,8 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
     private int changes;
     private int timedOut;
     private int removedSinceCommit;
+    private int loggedSinceCommit;
+    private boolean overflowed;
     private Entry current;
     /** The keys of the records read ahead, in their order, and their entries: what lookup expects next. */
     private Object[] recordKeys = new Object[0];
@@ -274,9 +277,13 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
         if (target == null) {
             target = claimTarget();
         }
+        // without a timeout, a batch changing more keys than the store keeps changes for (half its keys) is not
+        // logged: a delta since before it could not be written, and commit forgets the changes through it
+        overflowed |= !previous.timed() && loggedSinceCommit + pending > budget();
+        boolean logging = !previous.timed() && !overflowed;
         SerializedWriteBatch batch = new SerializedWriteBatch(pending * 64);
         for (Entry entry : changedInStoreOrder()) {
-            write(batch, entry);
+            write(batch, entry, logging);
             entry.changed = false;
         }
         target.write(batch);
@@ -311,15 +318,16 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
         return changed;
     }
 
-    private void write(SerializedWriteBatch batch, Entry entry) {
+    private void write(SerializedWriteBatch batch, Entry entry, boolean logging) {
         boolean indexed = previous.timed();
         if (indexed && entry.indexedTime != Long.MIN_VALUE) {
             batch.deleteTimeKey(target.times, entry.indexedTime, entry.key);
         }
         if (entry.live) {
             batch.put(target.entries, entry.key, codec.value(entry.value, entry.time));
-            if (indexed) {
+            if (indexed || logging) { // the time index, or without a timeout the change log
                 batch.putTimeKey(target.times, entry.time, entry.key);
+                loggedSinceCommit += logging ? 1 : 0;
             }
             entry.indexedTime = entry.time;
         } else {
@@ -338,11 +346,16 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
             return store;
         }
         RocksStore fresh = store == null ? RocksStore.open(previous.rocksBackend().groups())
-                : RocksStore.copyOf(store, previous.snapshot, previous.removalsKnownSince());
+                : RocksStore.copyOf(store, previous.snapshot, previous.removalsKnownSince(), previous.timed());
         if (!fresh.claim(fresh.head())) {
             throw new IllegalStateException("a new RocksDB state store was claimed twice");
         }
         return fresh;
+    }
+
+    /** How many removals, and without a timeout logged changes, the store keeps: half its keys (as the heap). */
+    private long budget() {
+        return Math.max(1024, size / 2);
     }
 
     @Override
@@ -351,7 +364,11 @@ final class RocksStateWriter<K, S> implements StateWriter<K, S> {
             return RocksStateVersion.empty(previous.rocksBackend(), time, previous.timed());
         }
         flush();
-        RocksStore.Committed committed = target.commit(time, removedSinceCommit, Math.max(1024, size / 2));
+        if (overflowed) {
+            target.forgetChangesThrough(time, false, removedSinceCommit + loggedSinceCommit);
+        }
+        RocksStore.Committed committed = target.commit(time, overflowed ? 0 : removedSinceCommit + loggedSinceCommit,
+                budget(), previous.timed());
         return new RocksStateVersion<>(previous.rocksBackend(), target, committed, time, size, changes, timedOut,
                 previous.timed());
     }

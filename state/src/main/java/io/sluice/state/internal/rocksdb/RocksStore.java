@@ -37,9 +37,10 @@ import org.rocksdb.WriteOptions;
 
 /**
  * One state partition's RocksDB on an executor's local disk (under Spark's local directories), with three column
- * families: the entries (key to last update time and state), for an operator with a timeout a time index (time
- * and key, one per live key at its last update: what timeouts fire from and deltas are read from) and the removals
- * (time and key, for deltas).
+ * families: the entries (key to last update time and state), the times, and the removals (time and key, for
+ * deltas). For an operator with a timeout the times are an index (one per live key at its last update: what
+ * timeouts fire from and deltas are read from); without one they are a log of the keys each batch changed (time
+ * and key, what deltas are read from), forgotten, with the removals, after a checkpoint or beyond a budget.
  *
  * <p>Versions are snapshots of it. Only the version at its head may write the next one: a writer {@link #claim
  * claims} the head from the version it starts from; if another version was written since (a retried or recomputed
@@ -75,9 +76,9 @@ final class RocksStore {
     private final Cleaner.Cleanable cleanable;
     /** The sequence of the version at the head, or of a writer that claimed it (guarded by this). */
     private long head;
-    /** Removals held per batch time, oldest first (guarded by this). */
-    private final TreeMap<Long, Integer> removalCounts = new TreeMap<>();
-    private long removalsHeld;
+    /** Removals, and without a timeout logged changes, held per batch time, oldest first (guarded by this). */
+    private final TreeMap<Long, Integer> heldCounts = new TreeMap<>();
+    private long held;
     private long removalsKnownSince = Long.MIN_VALUE;
 
     /** What closing the store releases; held apart so that the cleaner's action does not keep the store alive. */
@@ -195,7 +196,7 @@ final class RocksStore {
     }
 
     /** A new store holding exactly what {@code snapshot} of {@code source} holds; its head is that state. */
-    static RocksStore copyOf(RocksStore source, Snapshot snapshot, long removalsKnownSince) {
+    static RocksStore copyOf(RocksStore source, Snapshot snapshot, long removalsKnownSince, boolean timed) {
         RocksStore copy = open(source.groups);
         try (ReadOptions read = new ReadOptions().setSnapshot(snapshot)) {
             for (ColumnFamilyHandle family : List.of(source.entries, source.times, source.removals)) {
@@ -206,7 +207,7 @@ final class RocksStore {
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot copy a RocksDB state store: " + e.getMessage(), e);
         }
-        copy.countRemovals(removalsKnownSince);
+        copy.countChanges(removalsKnownSince, timed);
         return copy;
     }
 
@@ -226,13 +227,16 @@ final class RocksStore {
         }
     }
 
-    synchronized void countRemovals(long knownSince) {
-        removalCounts.clear();
-        removalsHeld = 0;
-        try (RocksIterator it = db.newIterator(removals)) {
-            for (it.seekToFirst(); it.isValid(); it.next()) {
-                removalCounts.merge(RocksCodec.timeOfTimeKey(it.key()), 1, Integer::sum);
-                removalsHeld++;
+    /** Counts the removals, and without a timeout the logged changes, held; they are known since {@code knownSince}. */
+    synchronized void countChanges(long knownSince, boolean timed) {
+        heldCounts.clear();
+        held = 0;
+        for (ColumnFamilyHandle family : timed ? List.of(removals) : List.of(removals, times)) {
+            try (RocksIterator it = db.newIterator(family)) {
+                for (it.seekToFirst(); it.isValid(); it.next()) {
+                    heldCounts.merge(RocksCodec.timeOfTimeKey(it.key()), 1, Integer::sum);
+                    held++;
+                }
             }
         }
         removalsKnownSince = knownSince;
@@ -241,6 +245,11 @@ final class RocksStore {
     /** A loaded store knows no removal before {@code time}. */
     synchronized void knowRemovalsSince(long time) {
         removalsKnownSince = time;
+    }
+
+    /** The batch since which the store holds every removal (and without a timeout every change). */
+    synchronized long removalsKnownSince() {
+        return removalsKnownSince;
     }
 
     /** The sequence of the state at the head now. */
@@ -301,31 +310,62 @@ final class RocksStore {
     }
 
     /**
-     * Ends a claimed write: records the removals made at {@code time} and forgets the oldest once more than
-     * {@code budget} are held, takes a snapshot and returns the new head's sequence, snapshot and the batch since
-     * which removals are known.
+     * Ends a claimed write: records the removals (and without a timeout the logged changes) made at {@code time},
+     * {@code heldNow} of them, and forgets the oldest once more than {@code budget} are held; takes a snapshot and
+     * returns the new head's sequence, snapshot and the batch since which changes are known.
      */
-    synchronized Committed commit(long time, int removedNow, long budget) {
-        if (removedNow > 0) {
-            removalCounts.merge(time, removedNow, Integer::sum);
-            removalsHeld += removedNow;
+    synchronized Committed commit(long time, int heldNow, long budget, boolean timed) {
+        if (heldNow > 0) {
+            heldCounts.merge(time, heldNow, Integer::sum);
+            held += heldNow;
         }
-        if (removalsHeld > budget) {
+        if (held > budget) {
             long through = Long.MIN_VALUE;
-            while (removalsHeld > budget && !removalCounts.isEmpty()) {
-                Map.Entry<Long, Integer> oldest = removalCounts.pollFirstEntry();
-                removalsHeld -= oldest.getValue();
+            while (held > budget && !heldCounts.isEmpty()) {
+                Map.Entry<Long, Integer> oldest = heldCounts.pollFirstEntry();
+                held -= oldest.getValue();
                 through = oldest.getKey();
             }
-            try {
-                db.deleteRange(removals, RocksCodec.timePrefix(0), RocksCodec.timePrefix(through + 1));
-            } catch (RocksDBException e) {
-                throw new IllegalStateException("cannot trim a RocksDB state store's removals: " + e.getMessage(), e);
-            }
-            removalsKnownSince = through;
+            forget(through, timed);
         }
         head = SEQUENCES.incrementAndGet();
         return new Committed(head, db.getSnapshot(), removalsKnownSince);
+    }
+
+    /**
+     * Forgets the removals, and without a timeout the logged changes, of batches up to {@code through}, where
+     * {@code heldNow} more were written and not committed yet: a delta since an earlier batch is then written as a
+     * table checkpoint. The caller holds the head.
+     */
+    synchronized void forgetChangesThrough(long through, boolean timed, int heldNow) {
+        if (through <= removalsKnownSince) {
+            return;
+        }
+        boolean any = heldNow > 0;
+        while (!heldCounts.isEmpty() && heldCounts.firstKey() <= through) {
+            held -= heldCounts.pollFirstEntry().getValue();
+            any = true;
+        }
+        if (any) {
+            forget(through, timed);
+        }
+        removalsKnownSince = through; // nothing held to delete (a batch too large to log after another)
+    }
+
+    private void forget(long through, boolean timed) {
+        if (through == Long.MIN_VALUE) {
+            return;
+        }
+        byte[] end = RocksCodec.timePrefix(through + 1);
+        try {
+            db.deleteRange(removals, new byte[0], end);
+            if (!timed) {
+                db.deleteRange(times, new byte[0], end);
+            }
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot trim a RocksDB state store's changes: " + e.getMessage(), e);
+        }
+        removalsKnownSince = Math.max(removalsKnownSince, through);
     }
 
     record Committed(long sequence, Snapshot snapshot, long removalsKnownSince) {

@@ -31,9 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
 import scala.Tuple2;
 
 /**
- * Incremental checkpoints of RocksDB state: a checkpoint uploads only the table files the one it builds on does
- * not name, shared files go when no kept checkpoint names them, a restore here links the files this JVM still has,
- * and the state read back, on RocksDB or on the heap, is exactly the checkpointed one.
+ * Table checkpoints of RocksDB state (deltas between them: {@link RocksDeltaCheckpointTest}): a checkpoint uploads
+ * only the table files the one it builds on does not name, shared files go when no kept checkpoint names them, a
+ * restore here links the files this JVM still has, and the state read back, on RocksDB or on the heap, is exactly
+ * the checkpointed one.
  */
 class RocksCheckpointTest {
     private static final String OP = "counts";
@@ -109,8 +110,8 @@ class RocksCheckpointTest {
         List<String> ops = counts(0, KEYS, 100); // 1% of the keys change
         ops.add("-key-1");
         StateVersion<String, Long> v2 = step(v1, 2000, ops);
-        List<StateFile> second = PartitionFiles.checkpoint(fs, storage.root(), OP, new Time(2000), 0, v2, 1000L,
-                tablesOf(first));
+        List<StateFile> second = PartitionFiles.checkpoint(fs, storage.root(), OP, new Time(2000), 0, v2, null,
+                tablesOf(first)); // a table checkpoint (no delta asked for) on the first one's tables
         long secondBytes = bytesWrittenAt(second, 2000);
         assertTrue(second.stream().anyMatch(f -> f.kind() == StateFile.Kind.TABLE && f.time().milliseconds() == 1000),
                 "the second names the first's tables: " + second);
@@ -180,7 +181,7 @@ class RocksCheckpointTest {
         List<StateFile> firstTables = files.stream().filter(f -> f.kind() == StateFile.Kind.TABLE).toList();
 
         v = step(v, 2000, counts(0, KEYS, 100));
-        files = PartitionFiles.checkpoint(fs, storage.root(), OP, new Time(2000), 0, v, 1000L, tablesOf(files));
+        files = PartitionFiles.checkpoint(fs, storage.root(), OP, new Time(2000), 0, v, null, tablesOf(files));
         store.write(progress(2000, files));
         for (StateFile t : firstTables) {
             assertTrue(Files.exists(dir.resolve("checkpoint").resolve(t.path())), "still named: " + t.path());
@@ -191,7 +192,7 @@ class RocksCheckpointTest {
             rocks.db.compactRange(family); // every table file is rewritten
         }
         v = step(v, 3000, counts(0, KEYS, 100));
-        files = PartitionFiles.checkpoint(fs, storage.root(), OP, new Time(3000), 0, v, 2000L, tablesOf(files));
+        files = PartitionFiles.checkpoint(fs, storage.root(), OP, new Time(3000), 0, v, null, tablesOf(files));
         List<String> named = files.stream().map(StateFile::path).toList();
         assertFalse(firstTables.stream().anyMatch(t -> named.contains(t.path())), "compacted: the old tables are gone");
         store.write(progress(3000, files));
