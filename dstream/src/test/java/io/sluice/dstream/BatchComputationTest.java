@@ -137,4 +137,33 @@ class BatchComputationTest {
         assertTrue(!stagesPerJob.isEmpty() && stagesPerJob.stream().allMatch(n -> n == 1),
                 "stages per job (a shuffle would add a map stage): " + stagesPerJob);
     }
+
+    @Test
+    void countRunsOneTaskPerSlotInLocalModeAndGivesEveryBatchItsCount() throws Exception {
+        var sc = io.sluice.testkit.SharedSpark.context().sc(); // local[2,2]: two task slots
+        Map<String, List<Integer>> tasksByBatch = new ConcurrentHashMap<>();
+        SparkListener listener = new SparkListener() {
+            @Override
+            public void onJobStart(SparkListenerJobStart start) {
+                String group = start.properties() == null ? null : start.properties().getProperty("spark.jobGroup.id");
+                for (var stages = start.stageInfos().iterator(); stages.hasNext(); ) {
+                    tasksByBatch.computeIfAbsent(String.valueOf(group), g -> Collections.synchronizedList(
+                            new ArrayList<>())).add(stages.next().numTasks());
+                }
+            }
+        };
+        sc.addSparkListener(listener);
+        try (StreamTester t = new StreamTester().partitions(4)) {
+            var counts = t.collect(t.input(List.of(List.of("a", "b", "c", "d", "e"), List.<String>of(), List.of("f")))
+                    .count());
+            t.runBatches(3);
+            sc.listenerBus().waitUntilEmpty();
+            counts.assertBatches(List.of(List.of(5L), List.of(0L), List.of(1L)));
+        } finally {
+            sc.removeSparkListener(listener);
+        }
+        // Each batch, the empty one too: one job of one stage, its 4 input partitions read by 2 tasks.
+        assertEquals(Map.of(JobTags.groupOf(1000), List.of(2), JobTags.groupOf(2000), List.of(2),
+                JobTags.groupOf(3000), List.of(2)), Map.copyOf(tasksByBatch), "tasks per stage, by batch");
+    }
 }

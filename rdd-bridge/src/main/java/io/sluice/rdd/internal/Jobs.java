@@ -24,23 +24,45 @@ public final class Jobs {
     private Jobs() {
     }
 
-    /** The number of records of {@code rdd}, in one job over all its partitions. */
+    /**
+     * The number of records of {@code rdd}, in one job over all its partitions (in local mode, of at most one task
+     * per slot: {@link TaskSlots#forActions}).
+     */
     public static long count(RDD<?> rdd) {
         long total = 0;
-        for (Object n : run(rdd, new IteratorSize())) {
+        for (Object n : perPartition(rdd, new PartitionSize())) {
             total += (Long) n;
         }
         return total;
     }
 
-    /** The records of {@code rdd}, in partition order, in one job over all its partitions. */
+    /**
+     * The records of {@code rdd}, in partition order, in one job over all its partitions (in local mode, of at most
+     * one task per slot: {@link TaskSlots#forActions}).
+     */
     @SuppressWarnings("unchecked")
     public static <T> List<T> collect(JavaRDDLike<T, ?> rdd) {
         List<T> all = new ArrayList<>();
-        for (Object part : run(rdd.rdd(), new IteratorList())) {
+        for (Object part : perPartition(rdd.rdd(), new PartitionList())) {
             all.addAll((List<T>) part);
         }
         return all;
+    }
+
+    /** {@code action}'s result of every partition of {@code rdd}, in partition order, in one job. */
+    @SuppressWarnings("unchecked")
+    private static List<Object> perPartition(RDD<?> rdd, PartitionAction<Object, Object> action) {
+        int tasks = TaskSlots.forActions(rdd);
+        if (tasks > 0) {
+            return eachPartitionOfEach(List.of(new Work<>((RDD<Object>) rdd, action)), tasks).get(0);
+        }
+        return java.util.Arrays.asList(run(rdd, new PlainAction(action)));
+    }
+
+    /** Throws {@code e} as it is, checked or not: the task fails with the records' own exception, unwrapped. */
+    @SuppressWarnings("unchecked")
+    static <E extends Exception> RuntimeException rethrow(Exception e) throws E {
+        throw (E) e;
     }
 
     /**
@@ -111,18 +133,30 @@ public final class Jobs {
         return results;
     }
 
-    private static final class IteratorSize extends AbstractFunction2<TaskContext, Iterator<Object>, Long>
-            implements Serializable {
+    /** A partition's number of records. */
+    private static final class PartitionSize implements PartitionAction<Object, Object> {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public Long apply(TaskContext context, Iterator<Object> records) {
+        public Object apply(int partition, long attempt, java.util.Iterator<Object> records) {
             long n = 0;
             while (records.hasNext()) {
                 records.next();
                 n++;
             }
             return n;
+        }
+    }
+
+    /** A partition's records. */
+    private static final class PartitionList implements PartitionAction<Object, Object> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Object apply(int partition, long attempt, java.util.Iterator<Object> records) {
+            List<Object> out = new ArrayList<>();
+            records.forEachRemaining(out::add);
+            return out;
         }
     }
 
@@ -137,6 +171,27 @@ public final class Jobs {
                 out.add(records.next());
             }
             return out;
+        }
+    }
+
+    /** An action over the records as they are: whatever reading them throws fails the task unchanged. */
+    private static final class PlainAction extends AbstractFunction2<TaskContext, Iterator<Object>, Object>
+            implements Serializable {
+        private static final long serialVersionUID = 1L;
+        private final PartitionAction<Object, Object> action;
+
+        PlainAction(PartitionAction<Object, Object> action) {
+            this.action = action;
+        }
+
+        @Override
+        public Object apply(TaskContext context, Iterator<Object> records) {
+            try {
+                return action.apply(context.partitionId(), context.taskAttemptId(),
+                        CollectionConverters.asJava(records));
+            } catch (Exception e) {
+                throw rethrow(e);
+            }
         }
     }
 

@@ -12,10 +12,19 @@ import org.apache.spark.rdd.RDD;
  * read their input through at most one map task per slot, each task reading whole input partitions in turn
  * (Spark's {@code coalesce}, without a shuffle, keeping the input's locality). Setting {@link #PACK_MAP_SIDE}
  * to false keeps one map task per input partition, as Spark does.
+ *
+ * <p>In local mode, Sluice's own actions ({@code count()}, {@code reduce()}, state checkpoints: see {@link Jobs})
+ * also run at most one task per slot, each task running its partitions one after the other ({@link #forActions}):
+ * an empty batch's count is then one wave of tasks instead of several. With executors in other processes each
+ * partition keeps its own task, so that it runs where its data (or its state) is; {@link #PACK_ACTIONS} set to
+ * false keeps one task per partition in local mode too.
  */
 public final class TaskSlots {
     /** Whether Sluice's shuffles pack their map side into one task per slot (default true). */
     public static final String PACK_MAP_SIDE = "sluice.shuffle.packMapSide";
+
+    /** Whether Sluice's own actions run one task per slot in local mode (default true). */
+    public static final String PACK_ACTIONS = "sluice.actions.packTasks";
 
     private TaskSlots() {
     }
@@ -43,5 +52,19 @@ public final class TaskSlots {
             return input;
         }
         return input.toJavaRDD().coalesce(slots).rdd();
+    }
+
+    /**
+     * How many tasks one of Sluice's own actions over {@code rdd} runs: the slots of {@code local[n]} when
+     * {@code rdd} has more partitions than that, else 0, meaning one task per partition (also on a cluster, before
+     * any slot is known, and when {@link #PACK_ACTIONS} is false).
+     */
+    public static int forActions(RDD<?> rdd) {
+        SparkContext sc = rdd.context();
+        if (!sc.isLocal() || !sc.conf().getBoolean(PACK_ACTIONS, true)) {
+            return 0;
+        }
+        int slots = of(sc);
+        return slots > 0 && rdd.getNumPartitions() > slots ? slots : 0;
     }
 }

@@ -96,10 +96,8 @@ final class WorkListRDD extends RDD<Object> {
             try {
                 results.add(action.apply(slot.items[i][1], context.taskAttemptId(),
                         CollectionConverters.asJava(rdd.iterator(slot.parents[i], context))));
-            } catch (RuntimeException e) {
-                throw e;
             } catch (Exception e) {
-                throw new IllegalStateException(e.toString(), e);
+                throw Jobs.rethrow(e); // as in a job over that RDD alone: a user function's exception stays its own
             }
         }
         return CollectionConverters.asScala(results.iterator());

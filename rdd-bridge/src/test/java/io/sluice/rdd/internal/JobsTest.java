@@ -4,18 +4,28 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.spark.SparkConf;
+import org.apache.spark.SparkException;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Per-partition actions: several RDDs' partitions in one job of few tasks, each partition in order. */
+/**
+ * Per-partition actions: several RDDs' partitions in one job of few tasks, each partition in order; Sluice's own
+ * count and collect in local mode run one task per slot.
+ */
 class JobsTest {
     private static JavaSparkContext sc;
 
@@ -79,5 +89,55 @@ class JobsTest {
                 new Jobs.Work<>(sc.parallelize(List.of(3), 1).rdd(), failing));
         Exception e = assertThrows(Exception.class, () -> Jobs.eachPartitionOfEach(works, 2));
         assertTrue(String.valueOf(e.getMessage()).contains("partition 0 cannot be written"), e.getMessage());
+    }
+
+    /** The number of tasks of each job {@code body} runs. */
+    private static List<Integer> tasksPerJob(Runnable body) throws Exception {
+        List<Integer> tasks = Collections.synchronizedList(new ArrayList<>());
+        SparkListener listener = new SparkListener() {
+            @Override
+            public void onJobStart(SparkListenerJobStart start) {
+                int n = 0;
+                for (var stages = start.stageInfos().iterator(); stages.hasNext(); ) {
+                    n += stages.next().numTasks();
+                }
+                tasks.add(n);
+            }
+        };
+        sc.sc().addSparkListener(listener);
+        try {
+            body.run();
+            sc.sc().listenerBus().waitUntilEmpty();
+        } finally {
+            sc.sc().removeSparkListener(listener);
+        }
+        return List.copyOf(tasks);
+    }
+
+    @Test
+    void countAndCollectRunOneTaskPerSlotInLocalModeWithTheSameResults() throws Exception {
+        JavaRDD<Integer> six = sc.parallelize(List.of(1, 2, 3, 4, 5, 6, 7), 6);
+        List<Object> results = new ArrayList<>();
+        List<Integer> tasks = tasksPerJob(() -> {
+            results.add(Jobs.count(six.rdd()));
+            results.add(Jobs.collect(six));
+            results.add(Jobs.count(sc.parallelize(List.of(1, 2, 3), 2).rdd())); // no more partitions than slots
+            results.add(Jobs.count(sc.emptyRDD().rdd()));
+        });
+        assertEquals(List.of(7L, List.of(1, 2, 3, 4, 5, 6, 7), 3L, 0L), results, "counts and records in order");
+        assertEquals(List.of(2, 2, 2, 0), tasks, "tasks per job on local[2]");
+    }
+
+    @Test
+    void countPassesTheRecordsOwnExceptionOnUnchanged() {
+        JavaRDD<Integer> failing = sc.parallelize(List.of(1, 2, 3, 4), 4).map(x -> {
+            if (x == 3) {
+                throw new IOException("record " + x + " cannot be read");
+            }
+            return x;
+        });
+        SparkException e = assertThrows(SparkException.class, () -> Jobs.count(failing.rdd()));
+        assertTrue(e.getCause() instanceof IOException, "cause: " + e.getCause());
+        assertEquals("record 3 cannot be read", e.getCause().getMessage());
     }
 }

@@ -75,4 +75,17 @@ class TaskSlotsTest {
             assertEquals(expectedCounts(), new TreeMap<>(reduced.collectAsMap()));
         }
     }
+
+    @Test
+    void actionsRunOneTaskPerSlotInLocalModeUnlessTurnedOff() {
+        try (JavaSparkContext sc = context(true)) {
+            assertEquals(2, TaskSlots.forActions(words(sc, 6).rdd()));
+            assertEquals(0, TaskSlots.forActions(words(sc, 2).rdd()), "no more partitions than slots");
+        }
+        try (JavaSparkContext sc = new JavaSparkContext(SparkContexts.withDefaults(new SparkConf()
+                .setMaster("local[2]").setAppName("task-slots").set("spark.ui.enabled", "false")
+                .set(TaskSlots.PACK_ACTIONS, "false")))) {
+            assertEquals(0, TaskSlots.forActions(words(sc, 6).rdd()));
+        }
+    }
 }
