@@ -22,7 +22,7 @@ final class EmptyBatches implements BatchWorkload {
 
     @Override
     public double target() {
-        return 0.5;
+        return 0.15;
     }
 
     @Override

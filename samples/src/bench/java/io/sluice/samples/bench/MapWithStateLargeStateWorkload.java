@@ -54,7 +54,7 @@ final class MapWithStateLargeStateWorkload implements BatchWorkload {
 
     @Override
     public double target() {
-        return 0.5;
+        return 0.25;
     }
 
     @Override

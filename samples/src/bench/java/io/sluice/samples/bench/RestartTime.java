@@ -33,7 +33,7 @@ final class RestartTime implements Workload {
 
     @Override
     public double target() {
-        return 0.5;
+        return 0.33;
     }
 
     @Override

@@ -24,7 +24,7 @@ final class WordCountWorkload implements BatchWorkload {
 
     @Override
     public double target() {
-        return 1.5;
+        return 3.0;
     }
 
     @Override
