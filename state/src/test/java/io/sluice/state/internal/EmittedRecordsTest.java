@@ -25,6 +25,29 @@ class EmittedRecordsTest {
     }
 
     @Test
+    void keepsOrderAcrossChunksBoxingAndAddsAfterTrimming() {
+        EmittedRecords<Object> records = new EmittedRecords<>();
+        List<Object> expected = new ArrayList<>();
+        int n = 3 * EmittedRecords.CHUNK + 5;
+        for (long i = 0; i < n; i++) {
+            records.add(i * 7);
+            expected.add(i * 7);
+        }
+        assertEquals(expected, records.trimmed());
+        records.add(-1L); // after trimming, the last chunk grows again
+        expected.add(-1L);
+        assertEquals(expected, records);
+        records.add("boxed in chunk 3");
+        expected.add("boxed in chunk 3");
+        for (long i = 0; i < EmittedRecords.CHUNK; i++) {
+            records.add(i);
+            expected.add(i);
+        }
+        assertEquals(expected, records.trimmed());
+        assertEquals(n + 2 + EmittedRecords.CHUNK, records.size());
+    }
+
+    @Test
     void emptyStaysEmpty() {
         assertEquals(List.of(), new EmittedRecords<Long>().trimmed());
     }
