@@ -18,6 +18,8 @@ public final class SideRunner {
             System.out.println(m.toLine());
         } catch (Throwable t) {
             t.printStackTrace();
+            // the line the benchmark reports (Forked.failureIn)
+            System.err.println(Forked.FAILED + (t.getMessage() != null ? t.getMessage() : t));
             status = 1;
         }
         System.out.flush();

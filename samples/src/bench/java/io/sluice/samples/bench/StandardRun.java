@@ -110,7 +110,11 @@ public final class StandardRun {
                 @Override
                 public void onBatchCompleted(BatchCompleted event) {
                     BatchInfo info = event.batchInfo();
-                    times.completed(info.processingDelay(), info.failed() ? "batch " + info.batchTime() : null);
+                    String reason = info.outputOperationInfos().values().stream()
+                            .map(io.sluice.dstream.scheduler.OutputOperationInfo::failureReason)
+                            .filter(java.util.Objects::nonNull).findFirst().orElse(null);
+                    times.completed(info.processingDelay(),
+                            reason == null ? null : "batch " + info.batchTime() + ": " + Forked.innermost(reason));
                 }
             });
             ssc.start();

@@ -132,4 +132,22 @@ class LargeStateWorkloadTest {
         assertEquals("exit 137 without a measurement", Forked.failureIn(Files.writeString(dir.resolve("empty.log"),
                 "started\n"), 137));
     }
+
+    @Test
+    void theReasonSideRunnerPrintedWinsOverExceptionsTasksLogAfterIt(@TempDir Path dir) throws Exception {
+        String reason = Forked.innermost("foreachRDD at LargeStateRun.java:112 failed at batch 3000 ms: "
+                + "java.lang.IllegalStateException: computing the values of count failed: "
+                + "org.apache.spark.SparkException: Job aborted due to stage failure: Lost task 0.0 (TID 6): "
+                + "java.lang.IllegalStateException: mapWithState at W.java:66: the state of partition 0 holds about "
+                + "51 MB; keep it on local disk with sluice.state.backend=rocksdb\nDriver stacktrace:\n\tat x.y(Z.java:1)");
+        assertEquals("IllegalStateException: mapWithState at W.java:66: the state of partition 0 holds about 51 MB; "
+                + "keep it on local disk with sluice.state.backend=rocksdb", reason);
+
+        Path log = Files.writeString(dir.resolve("stopping.log"), String.join("\n",
+                "java.lang.IllegalStateException: a batch failed: batch 3000 ms: " + reason,
+                Forked.FAILED + "a batch failed: batch 3000 ms: " + reason,
+                "26/12/07 17:48:45 WARN BlockManager: Putting block rdd_76_1 failed due to exception "
+                        + "java.lang.NullPointerException: Cannot invoke \"SparkEnv.memoryManager()\""));
+        assertEquals("a batch failed: batch 3000 ms: " + reason, Forked.failureIn(log, 1));
+    }
 }
