@@ -149,7 +149,7 @@ final class RocksStore {
                 .setWriteBufferSize(16L << 20).setMaxWriteBufferNumber(2)
                 // files that are read soon and rewritten by compaction are not worth compressing (0021)
                 .setCompressionType(CompressionType.NO_COMPRESSION)
-                .setBottommostCompressionType(CompressionType.LZ4_COMPRESSION);
+                .setBottommostCompressionType(CompressionType.ZSTD_COMPRESSION);
         if (pointReads) { // a key's lookup skips the write buffers that do not hold it
             options.setMemtableWholeKeyFiltering(true).setMemtablePrefixBloomSizeRatio(0.05);
         }
