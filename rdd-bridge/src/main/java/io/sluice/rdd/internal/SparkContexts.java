@@ -39,14 +39,8 @@ public final class SparkContexts {
         return SparkContext$.MODULE$.getActive().isDefined(); // package-private in Scala, public in bytecode
     }
 
-    /**
-     * The running SparkContext if there is one (its settings win), else a new one with Sluice's defaults, while
-     * a daemon thread initialises what the first RDD operation needs ({@link OperationScopeWarmUp}).
-     */
+    /** The running SparkContext if there is one (its settings win), else a new one with Sluice's defaults. */
     public static JavaSparkContext getOrCreate(SparkConf conf) {
-        if (!isRunning()) {
-            OperationScopeWarmUp.start();
-        }
         return JavaSparkContext.fromSparkContext(SparkContext.getOrCreate(withDefaults(conf)));
     }
 }
