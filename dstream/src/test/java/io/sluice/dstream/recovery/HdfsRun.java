@@ -25,6 +25,11 @@ final class HdfsRun implements AutoCloseable {
     private final long intervalMs;
     private final Map<Long, Long> taken = new TreeMap<>();
     private final List<String> failedBatches = new ArrayList<>();
+    /**
+     * The current driver's "submitted t" and "completed t" lines by their first two words: the listener thread
+     * may print a batch's lines before the main thread prints "advanced t", so a wait for them first looks here.
+     */
+    private final Map<String, String> batchLines = new java.util.HashMap<>();
     private ChildJvm driver;
     private int started;
 
@@ -42,6 +47,7 @@ final class HdfsRun implements AutoCloseable {
 
     /** Starts a driver on the run's checkpoint; returns what it recovered ("none" or a batch time). */
     String start() throws Exception {
+        batchLines.clear();
         driver = ChildJvm.start(HdfsApp.class, jvm, List.of(checkpoint, out().toString(), String.valueOf(port),
                 String.valueOf(intervalMs)), dir.resolve("driver-" + started++ + ".log"), Map.of());
         return await(l -> l.startsWith("recovered ")).substring("recovered ".length());
@@ -55,12 +61,12 @@ final class HdfsRun implements AutoCloseable {
 
     /** Waits for batch {@code t}'s "submitted" line (recording what it took) and returns the lines it took. */
     long awaitSubmitted(long t) throws Exception {
-        return count(await(l -> l.startsWith("submitted " + t + " ")));
+        return count(awaitBatchLine("submitted " + t));
     }
 
     /** Waits for batch {@code t} to complete; returns whether it succeeded. */
     boolean awaitCompleted(long t) throws Exception {
-        String line = await(l -> l.startsWith("completed " + t + " "));
+        String line = awaitBatchLine("completed " + t);
         if (line.endsWith("failed=true")) {
             failedBatches.add(line);
             return false;
@@ -75,6 +81,12 @@ final class HdfsRun implements AutoCloseable {
         return awaitCompleted(t);
     }
 
+    /** The current driver's line that starts with {@code kindAndTime} ("submitted 3000"), printed already or next. */
+    private String awaitBatchLine(String kindAndTime) throws InterruptedException {
+        String seen = batchLines.get(kindAndTime);
+        return seen != null ? seen : await(l -> l.startsWith(kindAndTime + " "));
+    }
+
     /**
      * The next line {@code wanted} matches; every batch line read on the way (batches a restarted driver runs
      * again included) updates the ledger, the newest report of a batch time replacing older ones.
@@ -83,7 +95,9 @@ final class HdfsRun implements AutoCloseable {
         try {
             return driver.awaitLine(l -> {
                 if (l.startsWith("submitted ") || l.startsWith("completed ")) {
-                    taken.put(Long.parseLong(l.split(" ")[1]), count(l));
+                    String[] words = l.split(" ");
+                    taken.put(Long.parseLong(words[1]), count(l));
+                    batchLines.put(words[0] + " " + words[1], l);
                 }
                 return wanted.test(l);
             }, TIMEOUT_S);

@@ -94,7 +94,7 @@ public final class ChildJvm implements AutoCloseable {
             String line = left <= 0 ? null : lines.poll(left, TimeUnit.NANOSECONDS);
             if (line == null) {
                 throw new AssertionError("the child printed nothing expected for " + timeoutSeconds + " s; "
-                        + diagnostics());
+                        + threadDump() + diagnostics());
             }
             if (line.equals(END)) {
                 lines.add(END);
@@ -104,6 +104,25 @@ public final class ChildJvm implements AutoCloseable {
             if (wanted.test(line)) {
                 return line;
             }
+        }
+    }
+
+    /**
+     * Where a thread dump of the stuck child was written ({@code jcmd <pid> Thread.print}, next to its log), for
+     * a failure to say what it was waiting on; a note of why there is none otherwise.
+     */
+    private String threadDump() {
+        Path dump = log.resolveSibling(log.getFileName() + ".threads");
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        try {
+            Process p = new ProcessBuilder(jcmd, Long.toString(process.pid()), "Thread.print")
+                    .redirectErrorStream(true).redirectOutput(dump.toFile()).start();
+            return p.waitFor(30, TimeUnit.SECONDS) ? "its threads are in " + dump + "; " : "jcmd did not answer; ";
+        } catch (IOException e) {
+            return "no thread dump (" + e.getMessage() + "); ";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "no thread dump (interrupted); ";
         }
     }
 
