@@ -138,11 +138,7 @@ public abstract class Operator<T> {
     /** Forgets (and unpersists) the RDDs no batch after {@code time} can need (see {@link RddSeries}). */
     final void clearOlderThanNeeded(Time time) {
         Time oldest = time.minus(rememberDuration);
-        generated.forgetThrough(oldest);
-        exchanges.batchDone(time);
-        batchDone(time);
-        exchanges.forgetThrough(oldest);
-        forgetOlderThan(oldest);
+        forget(time, oldest);
         for (Operator<?> parent : parents) {
             parent.clearOlderThanNeeded(time);
         }
@@ -154,11 +150,16 @@ public abstract class Operator<T> {
      */
     final void release() {
         Time end = Time.ofMillis(Long.MAX_VALUE);
-        generated.forgetThrough(end);
-        exchanges.batchDone(end);
-        batchDone(end);
-        exchanges.forgetThrough(end);
-        forgetOlderThan(end);
+        forget(end, end);
+    }
+
+    /** The batch at {@code done} completed: releases what it held and forgets batches up to {@code oldest}. */
+    private void forget(Time done, Time oldest) {
+        generated.forgetThrough(oldest);
+        exchanges.batchDone(done);
+        batchDone(done);
+        exchanges.forgetThrough(oldest);
+        forgetOlderThan(oldest);
     }
 
     /**

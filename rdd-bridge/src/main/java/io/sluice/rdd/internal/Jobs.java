@@ -56,7 +56,7 @@ public final class Jobs {
         if (tasks > 0) {
             return eachPartitionOfEach(List.of(new Work<>((RDD<Object>) rdd, action)), tasks).get(0);
         }
-        return java.util.Arrays.asList(run(rdd, new PlainAction(action)));
+        return eachPartition((RDD<Object>) rdd, action);
     }
 
     /** Throws {@code e} as it is, checked or not: the task fails with the records' own exception, unwrapped. */
@@ -81,7 +81,8 @@ public final class Jobs {
 
     /**
      * {@code action} of every partition of {@code rdd}, in one job, in partition order (Spark's {@code
-     * foreachPartition}, without cleaning the function: a lambda passed here is shipped as it is).
+     * foreachPartition}, without cleaning the function: a lambda passed here is shipped as it is). What the action
+     * throws fails its task as it is, checked or not, as in {@link #eachPartitionOfEach}.
      */
     @SuppressWarnings("unchecked")
     public static <A, U> List<U> eachPartition(RDD<A> rdd, PartitionAction<A, U> action) {
@@ -174,27 +175,6 @@ public final class Jobs {
         }
     }
 
-    /** An action over the records as they are: whatever reading them throws fails the task unchanged. */
-    private static final class PlainAction extends AbstractFunction2<TaskContext, Iterator<Object>, Object>
-            implements Serializable {
-        private static final long serialVersionUID = 1L;
-        private final PartitionAction<Object, Object> action;
-
-        PlainAction(PartitionAction<Object, Object> action) {
-            this.action = action;
-        }
-
-        @Override
-        public Object apply(TaskContext context, Iterator<Object> records) {
-            try {
-                return action.apply(context.partitionId(), context.taskAttemptId(),
-                        CollectionConverters.asJava(records));
-            } catch (Exception e) {
-                throw rethrow(e);
-            }
-        }
-    }
-
     private static final class JavaAction<A, U> extends AbstractFunction2<TaskContext, Iterator<Object>, U>
             implements Serializable {
         private static final long serialVersionUID = 1L;
@@ -210,10 +190,8 @@ public final class Jobs {
             try {
                 return action.apply(context.partitionId(), context.taskAttemptId(),
                         (java.util.Iterator<A>) CollectionConverters.asJava(records));
-            } catch (RuntimeException e) {
-                throw e;
             } catch (Exception e) {
-                throw new IllegalStateException(e.toString(), e);
+                throw rethrow(e);
             }
         }
     }

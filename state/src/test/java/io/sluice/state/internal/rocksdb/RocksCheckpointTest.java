@@ -1,34 +1,35 @@
 package io.sluice.state.internal.rocksdb;
 
+import static io.sluice.state.internal.rocksdb.RocksStateFixture.KEYS;
+import static io.sluice.state.internal.rocksdb.RocksStateFixture.OP;
+import static io.sluice.state.internal.rocksdb.RocksStateFixture.ROCKS;
+import static io.sluice.state.internal.rocksdb.RocksStateFixture.contents;
+import static io.sluice.state.internal.rocksdb.RocksStateFixture.counting;
+import static io.sluice.state.internal.rocksdb.RocksStateFixture.counts;
+import static io.sluice.state.internal.rocksdb.RocksStateFixture.progress;
+import static io.sluice.state.internal.rocksdb.RocksStateFixture.tablesOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.rdd.KeyGroups;
 import io.sluice.rdd.Time;
-import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.CheckpointStore;
 import io.sluice.recovery.internal.HadoopCheckpointStorage;
 import io.sluice.state.internal.HeapBackend;
 import io.sluice.state.internal.MapWithStateTransition;
-import io.sluice.state.internal.MappingFunction;
 import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.checkpoint.StateFile;
 import io.sluice.state.internal.checkpoint.PartitionFiles;
 import io.sluice.state.internal.checkpoint.SavedState;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import scala.Tuple2;
 
 /**
  * Table checkpoints of RocksDB state (deltas between them: {@link RocksDeltaCheckpointTest}): a checkpoint uploads
@@ -37,59 +38,19 @@ import scala.Tuple2;
  * the checkpointed one.
  */
 class RocksCheckpointTest {
-    private static final String OP = "counts";
-    private static final int KEYS = 20_000;
-    private static final RocksBackend ROCKS = new RocksBackend(new KeyGroups(KeyGroups.DEFAULT_COUNT));
-
     /** "+k" counts k, "-k" removes it; keys time out after 10 s. */
-    private static final MapWithStateTransition<String, String, Long, String> COUNT = new MapWithStateTransition<>(
-            (time, key, op, state) -> {
-                if (state.isTimingOut()) {
-                    return MappingFunction.NONE;
-                }
-                if (op.get().equals("-")) {
-                    state.remove();
-                } else {
-                    state.update(state.getOption().orElse(0L) + 1);
-                }
-                return MappingFunction.NONE;
-            }, 10_000, OP);
+    private static final MapWithStateTransition<String, String, Long, String> COUNT = counting(true);
 
     @TempDir
     Path dir;
 
     private static StateVersion<String, Long> step(StateVersion<String, Long> v, long time, List<String> ops) {
-        List<Tuple2<String, String>> records = new ArrayList<>();
-        for (String op : ops) {
-            records.add(new Tuple2<>(op.substring(1), op.substring(0, 1)));
-        }
-        return COUNT.apply(v, records.iterator(), time).state();
-    }
-
-    /** Every key of {@code from} to {@code to} (exclusive, step {@code by}) counted once more. */
-    private static List<String> counts(int from, int to, int by) {
-        List<String> ops = new ArrayList<>();
-        for (int k = from; k < to; k += by) {
-            ops.add("+key-" + k);
-        }
-        return ops;
-    }
-
-    private static Map<String, String> contents(StateVersion<String, Long> v) throws Exception {
-        Map<String, String> m = new TreeMap<>();
-        v.forEach((k, s, t) -> m.put(k, s + "@" + t));
-        return m;
+        return RocksStateFixture.step(COUNT, v, time, ops);
     }
 
     /** The files of a partition's checkpoint that were written at {@code time}, and their bytes. */
     private static long bytesWrittenAt(List<StateFile> files, long time) {
         return files.stream().filter(f -> f.time().milliseconds() == time).mapToLong(StateFile::length).sum();
-    }
-
-    private static HashMap<String, Long> tablesOf(List<StateFile> files) {
-        HashMap<String, Long> tables = new HashMap<>();
-        files.stream().filter(f -> f.kind() == StateFile.Kind.TABLE).forEach(f -> tables.put(f.path(), f.length()));
-        return tables;
     }
 
     private HadoopCheckpointStorage storage() throws Exception {
@@ -205,12 +166,6 @@ class RocksCheckpointTest {
         SavedState kept = SavedState.allOf(store.latest().checkpoint().orElseThrow()).get(0);
         assertEquals(contents(v), contents(PartitionFiles.read(fs, storage.root(), kept.chainOf(0),
                 HeapBackend.INSTANCE)));
-    }
-
-    private static Checkpoint progress(long time, List<StateFile> files) {
-        return new Checkpoint(new Time(time), Duration.ofSeconds(1), new Time(0), List.of(), new Time(time + 1000),
-                Map.of(OP, "mapWithState"), List.of(), List.of(new SavedState(OP, "mapWithState",
-                        new Time(time), 1, KeyGroups.DEFAULT_COUNT, files).toRecord()));
     }
 
     private static void copyTree(Path from, Path to) throws Exception {

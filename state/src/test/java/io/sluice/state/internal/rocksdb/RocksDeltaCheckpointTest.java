@@ -1,35 +1,34 @@
 package io.sluice.state.internal.rocksdb;
 
+import static io.sluice.state.internal.rocksdb.RocksStateFixture.KEYS;
+import static io.sluice.state.internal.rocksdb.RocksStateFixture.ROCKS;
+import static io.sluice.state.internal.rocksdb.RocksStateFixture.contents;
+import static io.sluice.state.internal.rocksdb.RocksStateFixture.counting;
+import static io.sluice.state.internal.rocksdb.RocksStateFixture.counts;
+import static io.sluice.state.internal.rocksdb.RocksStateFixture.progress;
+import static io.sluice.state.internal.rocksdb.RocksStateFixture.tablesOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.rdd.KeyGroups;
 import io.sluice.rdd.Time;
-import io.sluice.recovery.internal.Checkpoint;
 import io.sluice.recovery.internal.CheckpointStore;
 import io.sluice.recovery.internal.HadoopCheckpointStorage;
 import io.sluice.state.internal.HeapBackend;
-import io.sluice.state.internal.MapWithStateTransition;
-import io.sluice.state.internal.MappingFunction;
 import io.sluice.state.internal.StateVersion;
 import io.sluice.state.internal.checkpoint.PartitionFiles;
 import io.sluice.state.internal.checkpoint.SavedState;
 import io.sluice.state.internal.checkpoint.StateFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rocksdb.RocksIterator;
-import scala.Tuple2;
 
 /**
  * Between table checkpoints a RocksDB partition's checkpoint is an entry delta (the format heap state writes): the
@@ -38,49 +37,12 @@ import scala.Tuple2;
  * and the change log keeps only what the next delta may read.
  */
 class RocksDeltaCheckpointTest {
-    private static final int KEYS = 20_000;
-    private static final RocksBackend ROCKS = new RocksBackend(new KeyGroups(KeyGroups.DEFAULT_COUNT));
-
     @TempDir
     Path dir;
 
-    /** "+k" counts k, "-k" removes it; with {@code timed}, keys time out after 10 s. */
-    private static MapWithStateTransition<String, String, Long, String> counting(boolean timed) {
-        return new MapWithStateTransition<>((time, key, op, state) -> {
-            if (state.isTimingOut()) {
-                return MappingFunction.NONE;
-            }
-            if (op.get().equals("-")) {
-                state.remove();
-            } else {
-                state.update(state.getOption().orElse(0L) + 1);
-            }
-            return MappingFunction.NONE;
-        }, timed ? 10_000 : 0, "counts");
-    }
-
     private static StateVersion<String, Long> step(boolean timed, StateVersion<String, Long> v, long time,
             List<String> ops) {
-        List<Tuple2<String, String>> records = new ArrayList<>();
-        for (String op : ops) {
-            records.add(new Tuple2<>(op.substring(1), op.substring(0, 1)));
-        }
-        return counting(timed).apply(v, records.iterator(), time).state();
-    }
-
-    /** Every key of {@code from} to {@code to} (exclusive, step {@code by}) counted once more. */
-    private static List<String> counts(int from, int to, int by) {
-        List<String> ops = new ArrayList<>();
-        for (int k = from; k < to; k += by) {
-            ops.add("+key-" + k);
-        }
-        return ops;
-    }
-
-    private static Map<String, String> contents(StateVersion<String, Long> v) throws Exception {
-        Map<String, String> m = new TreeMap<>();
-        v.forEach((k, s, t) -> m.put(k, s + "@" + t));
-        return m;
+        return RocksStateFixture.step(counting(timed), v, time, ops);
     }
 
     private HadoopCheckpointStorage storage() throws Exception {
@@ -89,12 +51,9 @@ class RocksDeltaCheckpointTest {
 
     private List<StateFile> checkpoint(String op, StateVersion<String, Long> v, long time, Long since,
             List<StateFile> tablesFrom) throws Exception {
-        HashMap<String, Long> tables = new HashMap<>();
-        tablesFrom.stream().filter(f -> f.kind() == StateFile.Kind.TABLE)
-                .forEach(f -> tables.put(f.path(), f.length()));
         HadoopCheckpointStorage storage = storage();
         return PartitionFiles.checkpoint(storage.fileSystem(), storage.root(), op, new Time(time), 0, v, since,
-                tables);
+                tablesOf(tablesFrom));
     }
 
     private StateVersion<String, Long> read(List<StateFile> chain, io.sluice.state.internal.StateBackend backend)
@@ -205,12 +164,6 @@ class RocksDeltaCheckpointTest {
         }
         SavedState kept = SavedState.allOf(store.latest().checkpoint().orElseThrow()).get(0);
         assertEquals(contents(v3), contents(read(kept.chainOf(0), HeapBackend.INSTANCE)));
-    }
-
-    private static Checkpoint progress(long time, List<StateFile> files) {
-        return new Checkpoint(new Time(time), Duration.ofSeconds(1), new Time(0), List.of(), new Time(time + 1000),
-                Map.of("counts", "mapWithState"), List.of(), List.of(new SavedState("counts", "mapWithState",
-                        new Time(time), 1, KeyGroups.DEFAULT_COUNT, files).toRecord()));
     }
 
     @org.junit.jupiter.api.Test
