@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,10 +43,12 @@ class HdfsRecoveryTest {
     private static final int NAMENODE_DOWN_BATCHES = 4;
     /**
      * Small, quickly starting drivers whose HDFS client gives up on an unreachable NameNode within a second (the
-     * default retries for about 20 s per call).
+     * default retries for about 20 s per call) and writes the cluster's replication, 2: the client's own default, 3,
+     * would ask for every DataNode, and the NameNode would warn on every block while the test has one stopped.
      */
     private static final List<String> JVM = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-            "-Dspark.ui.enabled=false", "-Dspark.hadoop.ipc.client.connect.max.retries=1",
+            "-Dspark.ui.enabled=false", "-Dspark.hadoop.dfs.replication=2",
+            "-Dspark.hadoop.ipc.client.connect.max.retries=1",
             "-Dspark.hadoop.ipc.client.connect.retry.interval=200",
             "-Dspark.hadoop.ipc.client.connect.max.retries.on.timeouts=1");
 
@@ -62,6 +65,7 @@ class HdfsRecoveryTest {
         conf.set("dfs.datanode.http.address", "127.0.0.1:0");
         conf.set("dfs.datanode.ipc.address", "127.0.0.1:0");
         conf.setInt("dfs.replication", 2);
+        quietStart(conf);
         int port;
         try (ServerSocket socket = new ServerSocket(0)) { // fixed, so that the restarted NameNode keeps it
             port = socket.getLocalPort();
@@ -69,6 +73,18 @@ class HdfsRecoveryTest {
         hdfs = new MiniDFSCluster.Builder(conf, dir.resolve("hdfs").toFile()).nameNodePort(port).numDataNodes(3)
                 .build();
         hdfs.waitActive();
+    }
+
+    /**
+     * What the mini cluster's servers would otherwise warn about at every start: their web servers' signing secret
+     * (Hadoop reads it from the user's home directory, else makes up one) and the DataNodes' directory scanner
+     * throttle (Hadoop's default file sets 1000 ms/s, which the scanner takes as "no throttle", -1).
+     */
+    private static void quietStart(Configuration conf) throws IOException {
+        Path secret = dir.resolve("http-signature-secret");
+        Files.writeString(secret, "sluice-hdfs-recovery-test");
+        conf.set("hadoop.http.authentication.signature.secret.file", secret.toString());
+        conf.setInt("dfs.datanode.directoryscan.throttle.limit.ms.per.sec", -1);
     }
 
     @AfterAll
