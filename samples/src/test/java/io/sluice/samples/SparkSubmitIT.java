@@ -61,9 +61,18 @@ class SparkSubmitIT {
     }
 
     @AfterAll
-    static void stopCluster() throws InterruptedException {
+    static void stopCluster() throws InterruptedException, IOException {
         if (cluster != null) {
             cluster.close();
+        }
+        // The links into the Maven repository go before JUnit deletes the folder, which warns once per link.
+        if (sparkHome == null) {
+            return;
+        }
+        try (Stream<Path> links = Files.list(sparkHome.resolve("jars"))) {
+            for (Path link : links.toList()) {
+                Files.delete(link);
+            }
         }
     }
 

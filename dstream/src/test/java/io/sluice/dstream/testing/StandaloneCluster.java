@@ -1,6 +1,7 @@
 package io.sluice.dstream.testing;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -107,7 +108,12 @@ public final class StandaloneCluster implements AutoCloseable {
         processes.add(builder.start());
     }
 
-    /** Waits (reading the Master's log, which says so once per Worker) until {@code n} Workers registered. */
+    /**
+     * Waits until {@code n} Workers registered, reading each Worker's log for the Master's acknowledgement. The
+     * Master's own "Registering worker" line is not enough: it is written before the Master checks that it leads,
+     * and a Worker that registered while the Master was still in standby is ignored until it retries, seconds
+     * later (one CI run submitted its application to a single Worker that way).
+     */
     private void awaitWorkers(int n, long timeoutSeconds) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         while (registeredWorkers() < n) {
@@ -124,9 +130,17 @@ public final class StandaloneCluster implements AutoCloseable {
         }
     }
 
-    private long registeredWorkers() throws IOException {
-        return Files.exists(masterLog)
-                ? Files.readAllLines(masterLog).stream().filter(l -> l.contains("Registering worker")).count() : 0;
+    private long registeredWorkers() {
+        return workerLogs().stream().filter(log -> count(lines(log), "Successfully registered with master") > 0)
+                .count();
+    }
+
+    private List<Path> workerLogs() {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().matches("worker-\\d+\\.log")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir, e);
+        }
     }
 
     /**
@@ -138,15 +152,11 @@ public final class StandaloneCluster implements AutoCloseable {
         StringBuilder out = new StringBuilder("standalone cluster ").append(masterUrl).append(", logs under ")
                 .append(dir).append('\n');
         List<String> master = lines(masterLog);
-        out.append("Master: ").append(count(master, "Registering worker")).append(" workers registered, ")
+        out.append("Master: ").append(registeredWorkers()).append(" workers registered, ")
                 .append(count(master, "Registering app")).append(" applications registered, ")
                 .append(count(master, "Launching executor")).append(" executors launched\n");
         List<Path> logs = new ArrayList<>(List.of(masterLog));
-        try (Stream<Path> files = Files.list(dir)) {
-            files.filter(f -> f.getFileName().toString().matches("worker-\\d+\\.log")).sorted().forEach(logs::add);
-        } catch (IOException e) {
-            out.append("(cannot list ").append(dir).append(": ").append(e).append(")\n");
-        }
+        logs.addAll(workerLogs());
         try (Stream<Path> files = Files.walk(dir)) { // <work dir>/<app id>/<executor id>/stderr
             files.filter(f -> f.getFileName().toString().equals("stderr")).sorted().forEach(logs::add);
         } catch (IOException e) {
