@@ -175,7 +175,9 @@ class DifferentialTest {
                 (a, b) -> a.mapToPair(DifferentialTest::split).cogroup(b.mapToPair(DifferentialTest::split), 3),
                 (a, b) -> a.mapToPair(DifferentialTest::split).cogroup(b.mapToPair(DifferentialTest::split), 3));
     }
+
     @Test
+    @SuppressWarnings("unchecked") // Spark Streaming's JavaStreamingContext.union(JavaDStream<T>...) is not @SafeVarargs
     void contextUnionAndQueueStreamVariants() {
         compareIn(LINES, OTHER, ORDERED,
                 (ctx, a, b) -> {

@@ -22,6 +22,7 @@ import scala.Tuple2;
 class OperatorsTest {
     private static final List<List<Integer>> NUMBERS = List.of(List.of(1, 2, 3, 4), List.of(), List.of(5, 6));
 
+    @SafeVarargs
     private static <T> List<List<T>> batches(List<T>... batches) {
         return List.of(batches);
     }

@@ -76,6 +76,7 @@ class PairOperatorsTest {
         assertEquals(want, seen, "partitioner and partition count of each batch");
     }
 
+    @SafeVarargs
     private static <T> List<List<T>> batches(List<T>... batches) {
         return List.of(batches);
     }

@@ -24,7 +24,8 @@ class ConnectorCallSiteTest {
                 ConsumerConfig.GROUP_ID_CONFIG, "nowhere",
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-                ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 1000);
+                ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 1000,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false); // as a job should: no warning about it
         try (StreamTester tester = new StreamTester()) {
             tester.collect(KafkaUtils.createDirectStream(tester.context(), LocationStrategies.PreferConsistent(),
                     ConsumerStrategies.<String, String>Subscribe(List.of("nowhere"), params)).map(r -> r.value()));

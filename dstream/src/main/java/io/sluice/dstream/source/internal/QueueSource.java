@@ -51,7 +51,9 @@ public final class QueueSource<T> implements InputSource<T> {
             return Optional.of(taken.get(0));
         }
         if (!taken.isEmpty()) {
-            return Optional.of(sc.union(taken.toArray(JavaRDD[]::new)));
+            @SuppressWarnings("unchecked") // an array of the queue's own element type
+            JavaRDD<T>[] rdds = taken.toArray(JavaRDD[]::new);
+            return Optional.of(sc.union(rdds));
         }
         // As Spark Streaming: an empty batch is one empty partition (not zero), so mapPartitions and glom see it.
         return Optional.of(defaultRdd != null ? defaultRdd : sc.parallelize(List.<T>of(), 1));
