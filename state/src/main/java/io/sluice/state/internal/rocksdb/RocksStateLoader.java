@@ -142,6 +142,7 @@ final class RocksStateLoader<K, S> implements StateLoader<K, S> {
         batch.clear();
         if (pending == null) {
             size = index();
+            store.compactLoaded();
         }
         store.knowRemovalsSince(timed ? removalsKnownSince : Math.max(removalsKnownSince, batchTime));
         batch.close();
