@@ -24,6 +24,7 @@ class SoakTest {
     private static final int SOCKET_LINES_PER_BATCH = 10;
     private static final int FILE_EVERY = 5; // batches
     private static final int LINES_PER_FILE = 20;
+    private static final int POOL_SLACK_THREADS = 4;
 
     @TempDir
     Path dir;
@@ -68,7 +69,10 @@ class SoakTest {
         // after a chain of deltas of varying length) and the blocks in flight cycle, within the soak's tolerance.
         assertTrue(late.rememberedRdds() <= early.rememberedRdds(), "remembered RDDs grew\n" + both);
         assertTrue(late.persistedRdds() <= early.persistedRdds(), "persisted RDDs grew\n" + both);
-        assertTrue(late.threads() <= early.threads(), "live threads grew\n" + both);
+        // Thread pools that size themselves to the load (Spark's cached pools, the JDK's common pool) vary by a
+        // few threads between windows (one CI run: 256 then 258); a thread leaked per batch or per checkpoint would
+        // add 18 or more over the 180 batches between the windows.
+        assertTrue(late.threads() <= early.threads() + POOL_SLACK_THREADS, "live threads grew\n" + both);
         assertTrue(late.checkpointFiles() <= early.checkpointFiles() * (1 + SoakReport.TOLERANCE),
                 "checkpoint files grew\n" + both);
         assertTrue(late.cachedBlocks() <= early.cachedBlocks() * (1 + SoakReport.TOLERANCE),
