@@ -149,8 +149,7 @@ final class RocksStore {
                 .setWriteBufferSize(16L << 20).setMaxWriteBufferNumber(2)
                 // every level compressed: a table checkpoint uploads the write buffers' flushes as they are, and
                 // uncompressed ones made W6r's checkpoints 2.5x the heap's (0021)
-                .setCompressionType(CompressionType.ZSTD_COMPRESSION)
-                .setBottommostCompressionType(CompressionType.ZSTD_COMPRESSION);
+                .setCompressionType(CompressionType.ZSTD_COMPRESSION);
         if (pointReads) { // a key's lookup skips the write buffers that do not hold it
             options.setMemtableWholeKeyFiltering(true).setMemtablePrefixBloomSizeRatio(0.05);
         }
