@@ -70,7 +70,7 @@ class BatchComputationTest {
     }
 
     @Test
-    void everySparkJobIsTaggedWithItsBatchAndOutputOperation() throws Exception {
+    void everySparkJobIsTaggedWithItsBatchAndOutputOperationAndNamedAfterIt() throws Exception {
         var sc = io.sluice.testkit.SharedSpark.context().sc();
         List<String[]> jobs = Collections.synchronizedList(new ArrayList<>());
         SparkListener listener = new SparkListener() {
@@ -78,7 +78,8 @@ class BatchComputationTest {
             public void onJobStart(SparkListenerJobStart start) {
                 var props = start.properties();
                 jobs.add(new String[] {props == null ? null : props.getProperty("spark.jobGroup.id"),
-                        props == null ? null : props.getProperty("spark.job.description")});
+                        props == null ? null : props.getProperty("spark.job.description"),
+                        start.stageInfos().last().name()});
             }
         };
         sc.addSparkListener(listener);
@@ -100,6 +101,10 @@ class BatchComputationTest {
             groups.add(job[0]);
             assertTrue(job[1] != null && (job[1].startsWith("print at BatchComputationTest.java:")
                     || job[1].startsWith("foreachRDD at StreamTester.java:")), "description: " + job[1]);
+            // Spark's stage name is the job's call site: the user's operator, as in Spark Streaming, never a
+            // frame of Sluice's own code (which Spark would find walking the stack for every job and RDD)
+            assertTrue(job[2].equals(job[1]) || job[2].startsWith("transform at BatchComputationTest.java:"),
+                    "stage name " + job[2] + " of a job of " + job[1]);
         }
         assertEquals(new TreeSet<>(List.of(JobTags.groupOf(1000), JobTags.groupOf(2000))), groups);
         assertTrue(jobs.size() >= 6, "jobs seen: " + jobs.size());

@@ -3,6 +3,7 @@ package io.sluice.dstream.internal;
 import io.sluice.dstream.internal.state.StatePlacement;
 import io.sluice.rdd.BatchGrid;
 import io.sluice.rdd.Time;
+import io.sluice.rdd.internal.JobTags;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -15,9 +16,6 @@ import org.apache.spark.api.java.JavaSparkContext;
  * never calls back into a graph still being built.
  */
 public final class OperatorContext {
-    /** Spark's local properties for the call site of what a thread makes ({@code CallSite.SHORT_FORM}, LONG_FORM). */
-    private static final String SHORT_CALL_SITE = "callSite.short";
-    private static final String LONG_CALL_SITE = "callSite.long";
     private final JavaSparkContext sc;
     private final BatchGrid grid;
     private final Set<Time> skipped;
@@ -60,15 +58,15 @@ public final class OperatorContext {
      * time spent generating a batch).
      */
     <R> R withCallSite(String callSite, Supplier<R> body) {
-        String previousShort = sc.getLocalProperty(SHORT_CALL_SITE);
-        String previousLong = sc.getLocalProperty(LONG_CALL_SITE);
-        sc.setLocalProperty(SHORT_CALL_SITE, callSite);
-        sc.setLocalProperty(LONG_CALL_SITE, callSite);
+        String previousShort = sc.getLocalProperty(JobTags.SHORT_CALL_SITE);
+        String previousLong = sc.getLocalProperty(JobTags.LONG_CALL_SITE);
+        sc.setLocalProperty(JobTags.SHORT_CALL_SITE, callSite);
+        sc.setLocalProperty(JobTags.LONG_CALL_SITE, callSite);
         try {
             return body.get();
         } finally {
-            sc.setLocalProperty(SHORT_CALL_SITE, previousShort);
-            sc.setLocalProperty(LONG_CALL_SITE, previousLong);
+            sc.setLocalProperty(JobTags.SHORT_CALL_SITE, previousShort);
+            sc.setLocalProperty(JobTags.LONG_CALL_SITE, previousLong);
         }
     }
 }

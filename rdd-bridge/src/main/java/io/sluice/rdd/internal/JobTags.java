@@ -6,10 +6,15 @@ import org.apache.spark.SparkContext;
 /**
  * Tags the Spark jobs a thread runs with the batch and operator they belong to, so the Spark UI and event
  * log show "batch 12:00:03 · print at WordCount.java:40" instead of anonymous jobs. A batch's jobs carry its
- * job group and a job tag of the same name; {@link #cancel} cancels by the tag.
+ * job group and a job tag of the same name; {@link #cancel} cancels by the tag. The description is also the
+ * jobs' call site (Spark's stage names), as Spark Streaming names a batch's jobs after the output operation:
+ * Spark then need not walk the thread's stack to find one for every job and RDD.
  */
 public final class JobTags {
     public static final String GROUP_PREFIX = "sluice-batch-";
+    /** Spark's local properties for the call site of what a thread runs ({@code CallSite.SHORT_FORM}, LONG_FORM). */
+    public static final String SHORT_CALL_SITE = "callSite.short";
+    public static final String LONG_CALL_SITE = "callSite.long";
 
     private JobTags() {
     }
@@ -24,6 +29,8 @@ public final class JobTags {
         sc.setJobGroup(groupOf(batchMillis), description, true);
         sc.clearJobTags();
         sc.addJobTag(groupOf(batchMillis));
+        sc.setLocalProperty(SHORT_CALL_SITE, description);
+        sc.setLocalProperty(LONG_CALL_SITE, description);
     }
 
     /**
@@ -41,7 +48,7 @@ public final class JobTags {
      */
     public static <T> T tagged(SparkContext sc, long batchMillis, String description, Supplier<T> submit) {
         String[] keys = {"spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel",
-            "spark.job.tags"};
+            "spark.job.tags", SHORT_CALL_SITE, LONG_CALL_SITE};
         String[] before = new String[keys.length];
         for (int i = 0; i < keys.length; i++) {
             before[i] = sc.getLocalProperty(keys[i]);
@@ -59,5 +66,7 @@ public final class JobTags {
     public static void clear(SparkContext sc) {
         sc.clearJobGroup();
         sc.clearJobTags();
+        sc.setLocalProperty(SHORT_CALL_SITE, null);
+        sc.setLocalProperty(LONG_CALL_SITE, null);
     }
 }
