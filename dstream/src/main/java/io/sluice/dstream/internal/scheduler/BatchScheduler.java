@@ -20,9 +20,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -238,6 +240,15 @@ public final class BatchScheduler {
     }
 
     private void generate(Time time) {
+        if (jobPool.isShutdown()) {
+            // stop() shut the jobs down while this batch waited behind the one before: it is not run
+            LOG.info("Batch {} is not run: the streaming context stopped before it was generated", time);
+            synchronized (unfinished) {
+                unfinished.decrementAndGet();
+                unfinished.notifyAll();
+            }
+            return;
+        }
         long submitted = clock.millis();
         List<Job> jobs;
         try {
@@ -276,7 +287,13 @@ public final class BatchScheduler {
         running.put(time, run);
         inFlight.add(time);
         for (Job job : jobs) {
-            jobPool.execute(() -> runJob(job));
+            try {
+                jobPool.execute(() -> runJob(job));
+            } catch (RejectedExecutionException e) { // stop() shut the jobs down since the check above
+                cancelling = true;
+                post(new JobFinished(time, job.outputId(), clock.millis(),
+                        new CancellationException("not run: the streaming context stopped")));
+            }
         }
     }
 
@@ -292,6 +309,19 @@ public final class BatchScheduler {
             times.add(run.time);
         }
         group.clear();
+        if (jobPool.isShutdown()) { // stop() shut the jobs down: the group is not run
+            cancelling = true;
+            for (int i = 0; i < times.size(); i++) {
+                if (batches.get(i).isEmpty()) {
+                    post(new NothingToRun(times.get(i)));
+                }
+                for (Job job : batches.get(i)) {
+                    post(new JobFinished(job.time(), job.outputId(), clock.millis(),
+                            new CancellationException("not run: the streaming context stopped")));
+                }
+            }
+            return;
+        }
         GroupRun run = new GroupRun(graph.sparkContext().sc(), clock, new GroupRun.Reports() {
             @Override
             public void started(Job job, long at) {

@@ -26,9 +26,13 @@ import java.util.TreeMap;
  * file written in place waits until it stops changing. Names of files in progress ({@code _COPYING_}, hidden,
  * temporary) are ignored by the caller.
  *
- * <p>The taken set is the source's saved position: {@link #positionAfter} writes the files of batch t and every
- * file taken up to t in a versioned text form; {@link #restore} reads positions back after a restart. A file
- * that leaves the directory is forgotten, which keeps the taken set as small as the directory.
+ * <p>The taken set is the source's saved position: {@link #positionAfter} writes the files of batch t and, for the
+ * newest batch selected, every file taken up to it, in a versioned text form; {@link #restore} reads positions back
+ * after a restart, the taken set as the union of all. A checkpoint saves the position of every batch a restart may
+ * run again (as many as a state checkpoint interval or a window spans), and the newest one's taken set holds every
+ * other's: repeated in each, it made a checkpoint's size the number of its batches times the directory's files
+ * (640 KB a checkpoint at 50 ms batches over a directory of 60 files). A file that leaves the directory is
+ * forgotten, which keeps the taken set as small as the directory.
  */
 public final class FileSelection {
     private static final String VERSION = "files-v1";
@@ -99,7 +103,10 @@ public final class FileSelection {
         return taken.size();
     }
 
-    /** The position after batch {@code time}: its files and every file taken up to it; null if unknown. */
+    /**
+     * The position after batch {@code time}: its files, and every file taken up to it if it is the newest batch
+     * selected; null if unknown.
+     */
     public synchronized String positionAfter(Time time) {
         List<FileEntry> files = batches.get(time).orElse(null);
         if (files == null) {
@@ -110,6 +117,9 @@ public final class FileSelection {
         for (FileEntry f : files) {
             out.append("batch ").append(f.length()).append(' ').append(f.modificationTime()).append(' ')
                     .append(encode(f.path())).append('\n');
+        }
+        if (batches.newest().map(newest -> newest.getKey().isAfter(time)).orElse(false)) {
+            return out.toString();
         }
         TreeMap<String, Time> sorted = new TreeMap<>(taken);
         sorted.forEach((path, t) -> {

@@ -61,6 +61,32 @@ class FileSelectionTest {
     }
 
     @Test
+    void onlyTheNewestPositionCarriesTheTakenSetAndARestoreFromAllOfThemTakesNoFileTwice() {
+        FileSelection before = new FileSelection(0, 0);
+        List<FileEntry> directory = new java.util.ArrayList<>();
+        for (int i = 1; i <= 50; i++) {
+            directory.add(new FileEntry("/in/f" + i, i, i * 1000L - 1));
+            assertEquals(List.of(directory.get(i - 1)), before.select(t(i * 1000L), List.copyOf(directory)));
+        }
+        TreeMap<Time, String> saved = new TreeMap<>();
+        for (int i = 41; i <= 50; i++) { // a checkpoint's batches: its state checkpoint's and the pending ones
+            saved.put(t(i * 1000L), before.positionAfter(t(i * 1000L)));
+        }
+        assertEquals(List.of("files-v1", "ignoreUpTo 0", "batch 45 44999 %2Fin%2Ff45"),
+                List.of(saved.get(t(45_000)).split("\n")), "an older batch's position: its own files only");
+        assertEquals(2 + 1 + 50, saved.get(t(50_000)).split("\n").length, "the newest: every file taken");
+
+        FileSelection after = new FileSelection(0, Long.MIN_VALUE);
+        after.restore(saved);
+        assertEquals(50, after.takenCount());
+        assertEquals(List.of(directory.get(44)), after.select(t(45_000), List.copyOf(directory)),
+                "a rerun batch reads what it read");
+        FileEntry next = new FileEntry("/in/f51", 51, 50_500);
+        directory.add(next);
+        assertEquals(List.of(next), after.select(t(51_000), List.copyOf(directory)), "no file is taken twice");
+    }
+
+    @Test
     void positionsAreVersionedAndCheckedOnRestore() {
         FileSelection s = new FileSelection(0, 0);
         TreeMap<Time, String> bad = new TreeMap<>();
