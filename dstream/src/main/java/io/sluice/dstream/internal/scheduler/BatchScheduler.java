@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -240,13 +239,8 @@ public final class BatchScheduler {
     }
 
     private void generate(Time time) {
-        if (jobPool.isShutdown()) {
-            // stop() shut the jobs down while this batch waited behind the one before: it is not run
-            LOG.info("Batch {} is not run: the streaming context stopped before it was generated", time);
-            synchronized (unfinished) {
-                unfinished.decrementAndGet();
-                unfinished.notifyAll();
-            }
+        if (jobPool.isShutdown()) { // stop() shut the jobs down while this batch waited behind the one before
+            notRun(time);
             return;
         }
         long submitted = clock.millis();
@@ -286,14 +280,26 @@ public final class BatchScheduler {
         }
         running.put(time, run);
         inFlight.add(time);
-        for (Job job : jobs) {
-            try {
+        try {
+            for (Job job : jobs) {
                 jobPool.execute(() -> runJob(job));
-            } catch (RejectedExecutionException e) { // stop() shut the jobs down since the check above
-                cancelling = true;
-                post(new JobFinished(time, job.outputId(), clock.millis(),
-                        new CancellationException("not run: the streaming context stopped")));
             }
+        } catch (RejectedExecutionException e) { // stop() shut the jobs down since the check above
+            notRun(time);
+        }
+    }
+
+    /**
+     * A batch a forced stop leaves out, as Spark Streaming leaves the jobs still queued at its stop: it never
+     * completes (no listener event), and a job of it that did start is cancelled with the running ones.
+     */
+    private void notRun(Time time) {
+        LOG.info("Batch {} is not run: the streaming context stopped", time);
+        running.remove(time);
+        inFlight.remove(time);
+        synchronized (unfinished) {
+            unfinished.decrementAndGet();
+            unfinished.notifyAll();
         }
     }
 
@@ -310,16 +316,7 @@ public final class BatchScheduler {
         }
         group.clear();
         if (jobPool.isShutdown()) { // stop() shut the jobs down: the group is not run
-            cancelling = true;
-            for (int i = 0; i < times.size(); i++) {
-                if (batches.get(i).isEmpty()) {
-                    post(new NothingToRun(times.get(i)));
-                }
-                for (Job job : batches.get(i)) {
-                    post(new JobFinished(job.time(), job.outputId(), clock.millis(),
-                            new CancellationException("not run: the streaming context stopped")));
-                }
-            }
+            times.forEach(this::notRun);
             return;
         }
         GroupRun run = new GroupRun(graph.sparkContext().sc(), clock, new GroupRun.Reports() {
