@@ -22,10 +22,12 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The soak: runs {@link SoakPipeline} (socket and file sources, mapWithState, a sliding window, checkpointing)
  * on the system clock for 10,000 batches of 50 ms and prints, at batch 1,000, 5,000 and 10,000, what the JVM and
- * the context hold ({@link SoakSample}), then the table and whether every measure stayed flat. The heap and the
- * persisted RDDs are measured after a full GC at the mark; every other measure is the largest seen over the
- * {@code --window} batches up to the mark, since some cycle with the batches (the state checkpoint chain,
- * windows, blocks in flight). Exits with status 1 when a measure grew or a batch failed.
+ * the context hold ({@link SoakSample}), then the table and whether every measure stayed flat. The persisted RDDs
+ * are measured after a full GC at the mark; the heap after a full GC at the mark and halfway through the {@code
+ * --window} batches before it, the smaller of the two (what the batch in flight holds moves a single sample by up
+ * to 10 MB; a leak raises both); every other measure is the largest seen over the window, since some cycle with
+ * the batches (the state checkpoint chain, windows, blocks in flight). Exits with status 1 when a measure grew or
+ * a batch failed.
  *
  * <p>{@code mvn -B -q -Psoak -pl samples -am verify -DskipTests [-Dsoak.args="--batches 2000"]}; options:
  * {@code --batches N} (the last mark; the others at N/10 and N/2), {@code --window N} (100), {@code
@@ -61,6 +63,7 @@ public final class Soak {
         Path input = Files.createDirectory(root.resolve("input"));
         List<CountDownLatch> reached = new ArrayList<>();
         List<SoakSample> windowMax = new ArrayList<>();
+        long[] heapHalfway = new long[marks.length]; // after a full GC, halfway through each mark's window
         for (int i = 0; i < marks.length; i++) {
             reached.add(new CountDownLatch(1));
             windowMax.add(null);
@@ -100,6 +103,9 @@ public final class Soak {
                             if (n > marks[i] - window && n <= marks[i]) {
                                 SoakSample s = SoakSample.measure(ctx, checkpoints, false);
                                 windowMax.set(i, windowMax.get(i) == null ? s : windowMax.get(i).max(s));
+                                if (n == marks[i] - window / 2) {
+                                    heapHalfway[i] = SoakSample.measure(ctx, checkpoints, true).heapAfterGcBytes();
+                                }
                                 processing[i][0] += info.processingDelay();
                                 processing[i][1] = Math.max(processing[i][1], info.processingDelay());
                                 if (n == marks[i]) {
@@ -133,7 +139,8 @@ public final class Soak {
                         keptUp = false;
                         break;
                     }
-                    SoakSample atMark = SoakSample.measure(ctx, checkpoints, true).max(windowMax.get(i));
+                    SoakSample atMark = SoakSample.measure(ctx, checkpoints, true).max(windowMax.get(i))
+                            .withSmallerHeap(heapHalfway[i]);
                     report.add(marks[i], atMark);
                     System.out.printf(Locale.ROOT, "batch %,d after %d s: %s; processing over the last %d batches "
                             + "%d ms on average, at most %d ms; the batch's total delay %d ms; %,d lines sent, %,d "

@@ -41,6 +41,13 @@ public record SoakSample(long heapAfterGcBytes, int threads, int openFiles, long
                 Math.max(persistedRdds, o.persistedRdds), Math.max(cachedBlocks, o.cachedBlocks));
     }
 
+    /** This sample with the smaller of its heap and {@code heapAfterGc} (0: not measured, this one kept). */
+    public SoakSample withSmallerHeap(long heapAfterGc) {
+        long heap = heapAfterGc > 0 ? Math.min(heapAfterGcBytes, heapAfterGc) : heapAfterGcBytes;
+        return new SoakSample(heap, threads, openFiles, checkpointBytes, checkpointFiles, rememberedRdds,
+                persistedRdds, cachedBlocks);
+    }
+
     /** The file descriptors this process has open (Linux: the entries of /proc/self/fd), -1 elsewhere. */
     static int openFileDescriptors() {
         Path fds = Path.of("/proc/self/fd");
