@@ -79,7 +79,9 @@ class BatchComputationTest {
                 var props = start.properties();
                 jobs.add(new String[] {props == null ? null : props.getProperty("spark.jobGroup.id"),
                         props == null ? null : props.getProperty("spark.job.description"),
-                        start.stageInfos().last().name()});
+                        resultStage(start).name(),
+                        String.join("; ", scala.jdk.javaapi.CollectionConverters.asJava(start.stageInfos()).stream()
+                                .map(org.apache.spark.scheduler.StageInfo::name).toList())});
             }
         };
         sc.addSparkListener(listener);
@@ -101,14 +103,26 @@ class BatchComputationTest {
             groups.add(job[0]);
             assertTrue(job[1] != null && (job[1].startsWith("print at BatchComputationTest.java:")
                     || job[1].startsWith("foreachRDD at StreamTester.java:")), "description: " + job[1]);
-            // Spark's stage name is the job's call site: the user's operator, as in Spark Streaming, never a
-            // frame of Sluice's own code (which Spark would find walking the stack for every job and RDD)
+            // Spark's stage names are call sites of the user's code, as in Spark Streaming: the result stage's the
+            // output operation's (or, for a job run while the batch is generated, the operator's), a shuffle's
+            // the operator that made it; never a frame of Sluice's own code, which Spark would find walking the
+            // stack for every job and RDD
             assertTrue(job[2].equals(job[1]) || job[2].startsWith("transform at BatchComputationTest.java:"),
-                    "stage name " + job[2] + " of a job of " + job[1]);
+                    "result stage " + job[2] + " of a job of " + job[1]);
+            for (String stage : job[3].split("; ")) {
+                assertTrue(stage.matches("\\w+ at (BatchComputationTest|StreamTester)\\.java:\\d+"),
+                        "stage " + stage + " of a job of " + job[1]);
+            }
         }
         assertEquals(new TreeSet<>(List.of(JobTags.groupOf(1000), JobTags.groupOf(2000))), groups);
         assertTrue(jobs.size() >= 6, "jobs seen: " + jobs.size());
     }
+    /** A job's result stage: DAGScheduler makes it after its parent stages, so it has the highest id. */
+    private static org.apache.spark.scheduler.StageInfo resultStage(SparkListenerJobStart start) {
+        return scala.jdk.javaapi.CollectionConverters.asJava(start.stageInfos()).stream()
+                .max(java.util.Comparator.comparingInt(org.apache.spark.scheduler.StageInfo::stageId)).orElseThrow();
+    }
+
     @Test
     void reduceByKeyRunsEachBatchInOneStageLocallyAndAWindowOverItReadsReleasedBatchesAgain() throws Exception {
         var sc = io.sluice.testkit.SharedSpark.context().sc();
