@@ -172,7 +172,14 @@ final class BlockGenerator<T> {
                 blockBytes = sizer.applyAsLong(buffer);
                 bound.added(blockBytes - bytes);
             }
-            queue.put(new Block(buffer, count, blockBytes, skipped, repaired, firstProblem, last));
+            try {
+                queue.put(new Block(buffer, count, blockBytes, skipped, repaired, firstProblem, last));
+            } catch (InterruptedException e) {
+                // not queued: the records stay in the buffer, and the next cut (the last one, at a stop) counts
+                // their estimate again
+                bound.added(bytes - blockBytes);
+                throw e;
+            }
             buffer = new ArrayList<>();
             count = 0;
             bytes = 0;
