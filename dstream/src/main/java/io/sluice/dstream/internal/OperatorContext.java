@@ -58,15 +58,12 @@ public final class OperatorContext {
      * time spent generating a batch).
      */
     <R> R withCallSite(String callSite, Supplier<R> body) {
-        String previousShort = sc.getLocalProperty(JobTags.SHORT_CALL_SITE);
-        String previousLong = sc.getLocalProperty(JobTags.LONG_CALL_SITE);
-        sc.setLocalProperty(JobTags.SHORT_CALL_SITE, callSite);
-        sc.setLocalProperty(JobTags.LONG_CALL_SITE, callSite);
+        String previous = sc.getLocalProperty(JobTags.SHORT_CALL_SITE); // both forms are always set together
+        JobTags.setCallSite(sc.sc(), callSite);
         try {
             return body.get();
         } finally {
-            sc.setLocalProperty(JobTags.SHORT_CALL_SITE, previousShort);
-            sc.setLocalProperty(JobTags.LONG_CALL_SITE, previousLong);
+            JobTags.setCallSite(sc.sc(), previous);
         }
     }
 }

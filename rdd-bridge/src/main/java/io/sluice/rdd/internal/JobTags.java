@@ -14,7 +14,7 @@ public final class JobTags {
     public static final String GROUP_PREFIX = "sluice-batch-";
     /** Spark's local properties for the call site of what a thread runs ({@code CallSite.SHORT_FORM}, LONG_FORM). */
     public static final String SHORT_CALL_SITE = "callSite.short";
-    public static final String LONG_CALL_SITE = "callSite.long";
+    private static final String LONG_CALL_SITE = "callSite.long";
 
     private JobTags() {
     }
@@ -29,8 +29,13 @@ public final class JobTags {
         sc.setJobGroup(groupOf(batchMillis), description, true);
         sc.clearJobTags();
         sc.addJobTag(groupOf(batchMillis));
-        sc.setLocalProperty(SHORT_CALL_SITE, description);
-        sc.setLocalProperty(LONG_CALL_SITE, description);
+        setCallSite(sc, description);
+    }
+
+    /** The call site, in both of Spark's forms, of the RDDs and jobs the calling thread makes next; null: none. */
+    public static void setCallSite(SparkContext sc, String callSite) {
+        sc.setLocalProperty(SHORT_CALL_SITE, callSite);
+        sc.setLocalProperty(LONG_CALL_SITE, callSite);
     }
 
     /**
@@ -66,7 +71,6 @@ public final class JobTags {
     public static void clear(SparkContext sc) {
         sc.clearJobGroup();
         sc.clearJobTags();
-        sc.setLocalProperty(SHORT_CALL_SITE, null);
-        sc.setLocalProperty(LONG_CALL_SITE, null);
+        setCallSite(sc, null);
     }
 }

@@ -297,6 +297,11 @@ public final class BatchScheduler {
         LOG.info("Batch {} is not run: the streaming context stopped", time);
         running.remove(time);
         inFlight.remove(time);
+        ended();
+    }
+
+    /** A posted batch completed or was left out: {@link #awaitIdle} may be waiting for it. */
+    private void ended() {
         synchronized (unfinished) {
             unfinished.decrementAndGet();
             unfinished.notifyAll();
@@ -421,10 +426,7 @@ public final class BatchScheduler {
             graph.clearOlderThanNeeded(run.time);
         } finally {
             listeners.post(new StreamingListener.BatchCompleted(run.info()));
-            synchronized (unfinished) {
-                unfinished.decrementAndGet();
-                unfinished.notifyAll();
-            }
+            ended();
         }
     }
 
