@@ -175,10 +175,12 @@ public final class BatchScheduler {
         }
         if (!drained) {
             cancelling = true;
-            jobPool.shutdownNow();
+            // Spark's jobs first: a job thread interrupted first may end its batch, which then leaves inFlight
+            // before its Spark job is cancelled, and that job's tasks would run on
             for (Time t : inFlight) {
                 JobTags.cancel(graph.sparkContext().sc(), t.milliseconds());
             }
+            jobPool.shutdownNow();
         }
         jobPool.shutdown();
         events.add(new Shutdown());
