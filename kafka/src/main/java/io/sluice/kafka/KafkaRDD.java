@@ -1,12 +1,14 @@
 package io.sluice.kafka;
 
 import io.sluice.rdd.ExecutorLocation;
+import io.sluice.rdd.internal.KnownCount;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -24,8 +26,13 @@ import scala.reflect.ClassTag$;
 /**
  * The records of some offset ranges, one partition per range (in order, so that {@link #offsetRanges()}{@code [i]}
  * is partition i's range, as in Spark). What every batch of a direct stream and {@link KafkaUtils#createRDD} are.
+ *
+ * <p>When every range is empty (an idle topic's batch), {@code count()}, {@code isEmpty()} and {@code take(n)}
+ * answer without a Spark job, as Spark's {@code KafkaRDD} does, and so does {@code DStream.count()}. Otherwise they
+ * run one: a range's offsets are not its record count when the topic is compacted or transactional (the reader
+ * passes over the gaps), so unlike Spark's, a non-empty range is never counted from its offsets.
  */
-final class KafkaRDD<K, V> extends RDD<ConsumerRecord<K, V>> implements HasOffsetRanges {
+final class KafkaRDD<K, V> extends RDD<ConsumerRecord<K, V>> implements HasOffsetRanges, KnownCount {
     private static final long serialVersionUID = 1L;
 
     private final OffsetRange[] ranges;
@@ -61,6 +68,37 @@ final class KafkaRDD<K, V> extends RDD<ConsumerRecord<K, V>> implements HasOffse
     @Override
     public OffsetRange[] offsetRanges() {
         return ranges.clone();
+    }
+
+    /** 0 when every range is empty; otherwise unknown without reading (see the class comment). */
+    @Override
+    public OptionalLong knownCount() {
+        return idle() ? OptionalLong.of(0) : OptionalLong.empty();
+    }
+
+    @Override
+    public long count() {
+        return idle() ? 0 : super.count();
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return idle() || super.isEmpty();
+    }
+
+    @Override
+    public Object take(int num) {
+        return num < 1 || idle() ? new ConsumerRecord<?, ?>[0] : super.take(num);
+    }
+
+    /** Whether every range is empty: the batch of a topic nothing was written to. */
+    private boolean idle() {
+        for (OffsetRange range : ranges) {
+            if (range.count() > 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

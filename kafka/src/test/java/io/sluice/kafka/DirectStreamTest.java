@@ -325,4 +325,33 @@ class DirectStreamTest {
         assertEquals(Arrays.asList(ranges), Arrays.asList(((HasOffsetRanges) rdd.rdd()).offsetRanges()));
         assertEquals(List.of("a1", "a2", "b4", "b5"), new ArrayList<>(rdd.map(ConsumerRecord::value).collect()));
     }
+
+    /**
+     * Spark's KafkaRDD answers count, isEmpty and take from its offsets; a user's {@code if (!rdd.isEmpty())} on an
+     * idle topic then costs no job. Here neither that nor {@code DStream.count()} runs one when nothing was written.
+     */
+    @Test
+    void anIdleTopicsBatchIsCountedAndFoundEmptyWithoutASparkJob() {
+        broker.createTopic("idle", 2);
+        broker.send("idle", 0, values("a", 0, 3));
+        try (StreamTester tester = new StreamTester()) {
+            DStream<ConsumerRecord<String, String>> stream = KafkaUtils.createDirectStream(tester.context(),
+                    LocationStrategies.PreferConsistent(), subscribe("idle", "idle"));
+            var dag = tester.context().sparkContext().sc().dagScheduler();
+            List<String> actions = new CopyOnWriteArrayList<>();
+            stream.foreachRDD(rdd -> {
+                int before = dag.numTotalJobs();
+                String answers = rdd.isEmpty() + " " + rdd.count() + " " + rdd.take(2).size();
+                actions.add(answers + (dag.numTotalJobs() > before ? " with jobs" : " without a job"));
+            });
+            Collected<Long> counts = tester.collect(stream.count());
+            tester.runBatch();
+            int beforeIdleBatch = dag.numTotalJobs();
+            tester.runBatch();
+
+            assertEquals(List.of("false 3 2 with jobs", "true 0 0 without a job"), actions);
+            assertEquals(List.of(List.of(3L), List.of(0L)), counts.batches());
+            assertEquals(beforeIdleBatch, dag.numTotalJobs(), "the idle topic's batch ran a Spark job");
+        }
+    }
 }

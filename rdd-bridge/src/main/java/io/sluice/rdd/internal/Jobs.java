@@ -3,6 +3,7 @@ package io.sluice.rdd.internal;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDDLike;
 import org.apache.spark.rdd.RDD;
@@ -26,9 +27,15 @@ public final class Jobs {
 
     /**
      * The number of records of {@code rdd}, in one job over all its partitions (in local mode, of at most one task
-     * per slot: {@link TaskSlots#forActions}).
+     * per slot: {@link TaskSlots#forActions}), or in none when the RDD knows it ({@link KnownCount}).
      */
     public static long count(RDD<?> rdd) {
+        if (rdd instanceof KnownCount known) {
+            OptionalLong n = known.knownCount();
+            if (n.isPresent()) {
+                return n.getAsLong();
+            }
+        }
         long total = 0;
         for (Object n : perPartition(rdd, new PartitionSize())) {
             total += (Long) n;
