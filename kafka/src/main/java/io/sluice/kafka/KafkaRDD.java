@@ -1,7 +1,7 @@
 package io.sluice.kafka;
 
 import io.sluice.rdd.ExecutorLocation;
-import io.sluice.rdd.internal.KnownCount;
+import io.sluice.rdd.KnownCount;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.HashMap;

@@ -1,5 +1,6 @@
 package io.sluice.rdd.internal;
 
+import io.sluice.rdd.KnownCount;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
